@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Key format: `fxr_` + 32 base62 characters of randomness + 6 base62 characters of the CRC32 of those 32.
+ * The checksum lets the authorizer refuse typos and garbage without a database read.
+ */
+export const KEY_PREFIX = 'fxr_';
+export const KEY_RANDOM_LENGTH = 32;
+export const KEY_CHECKSUM_LENGTH = 6;
+export const KEY_LENGTH = KEY_PREFIX.length + KEY_RANDOM_LENGTH + KEY_CHECKSUM_LENGTH;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${KEY_RANDOM_LENGTH + KEY_CHECKSUM_LENGTH}}$`);
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+export function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function base62Fixed(value: number, width: number): string {
+  let out = '';
+  let rest = value;
+  for (let i = 0; i < width; i++) {
+    out = BASE62[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
+
+export type RandomBytes = (size: number) => Uint8Array;
+
+/** Draws base62 characters without modulo bias: bytes of 248 and above are discarded. */
+function randomBase62(length: number, randomBytes: RandomBytes): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function generateApiKey(randomBytes: RandomBytes): string {
+  const random = randomBase62(KEY_RANDOM_LENGTH, randomBytes);
+  return `${KEY_PREFIX}${random}${base62Fixed(crc32(random), KEY_CHECKSUM_LENGTH)}`;
+}
+
+/** True when the key has the prefix, the length, the alphabet and a matching checksum. */
+export function isWellFormedApiKey(key: string): boolean {
+  if (key.length !== KEY_LENGTH || !KEY_PATTERN.test(key)) return false;
+  const random = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + KEY_RANDOM_LENGTH);
+  const checksum = key.slice(KEY_PREFIX.length + KEY_RANDOM_LENGTH);
+  return base62Fixed(crc32(random), KEY_CHECKSUM_LENGTH) === checksum;
+}
+
+/** The only form in which a key is stored. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}

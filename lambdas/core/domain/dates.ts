@@ -1,0 +1,73 @@
+/** Calendar-day and timestamp arithmetic in UTC; every function takes its clock as an argument. */
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+/** `YYYY-MM-DDTHH:MM:SSZ`, the one timestamp format of the API. */
+export function formatTimestamp(at: Date | number): string {
+  return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function formatDay(at: Date | number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** Parses `YYYY-MM-DD` that names a real calendar day; undefined otherwise. */
+export function parseDay(text: string): { year: number; month: number; day: number } | undefined {
+  const m = ISO_DAY.exec(text);
+  if (!m) return undefined;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const at = new Date(Date.UTC(year, month - 1, day));
+  if (at.getUTCFullYear() !== year || at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day) return undefined;
+  return { year, month, day };
+}
+
+export function isValidDay(text: string): boolean {
+  return parseDay(text) !== undefined;
+}
+
+export function dayStartMs(day: string): number {
+  const parsed = parseDay(day);
+  if (!parsed) throw new RangeError(`not a calendar day: ${day}`);
+  return Date.UTC(parsed.year, parsed.month - 1, parsed.day);
+}
+
+export function addDays(day: string, days: number): string {
+  return formatDay(dayStartMs(day) + days * DAY_MS);
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((dayStartMs(to) - dayStartMs(from)) / DAY_MS);
+}
+
+/** The same month and day one year earlier; 29 February maps to 28 February. */
+export function oneYearBefore(day: string): string {
+  const parsed = parseDay(day);
+  if (!parsed) throw new RangeError(`not a calendar day: ${day}`);
+  const year = parsed.year - 1;
+  const lastOfMonth = new Date(Date.UTC(year, parsed.month, 0)).getUTCDate();
+  const d = Math.min(parsed.day, lastOfMonth);
+  return `${String(year).padStart(4, '0')}-${String(parsed.month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+const berlinHour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', hourCycle: 'h23' });
+
+/**
+ * The ECB publishes day D around 16:00 Europe/Berlin. Berlin's offset is read at noon UTC, which is
+ * on the same side of a DST switch (01:00 UTC) as 16:00 local.
+ */
+export function ecbPublishedAt(day: string): string {
+  const noonUtc = dayStartMs(day) + 12 * 3_600_000;
+  const offsetHours = Number(berlinHour.format(noonUtc)) - 12;
+  return formatTimestamp(dayStartMs(day) + (16 - offsetHours) * 3_600_000);
+}
+
+/** currency-api publishes day D at 00:00 UTC. */
+export function currencyApiPublishedAt(day: string): string {
+  return formatTimestamp(dayStartMs(day));
+}

@@ -1,0 +1,60 @@
+import { type DecimalValue, decimal, ROUND_HALF_EVEN } from './decimal';
+
+export const PIVOT = 'EUR';
+export const RATE_SIGNIFICANT_DIGITS = 8;
+export const CONVERTED_DECIMAL_PLACES = 6;
+
+/** Where a day's rates came from; the ids of the source adapters. */
+export type SourceId = 'ecb' | 'currency-api';
+
+/** One day (or LATEST) of rates: every currency against EUR, as stored. */
+export interface RateSnapshot {
+  /** `YYYY-MM-DD` of the data; for LATEST the newest contributing day. */
+  date: string;
+  /** code → units of that currency per 1 EUR; EUR itself is 1. */
+  rates: Record<string, number>;
+  /** code → source that supplied it. */
+  sources: Record<string, SourceId>;
+  /** ISO 8601 UTC: when the newest contributing source published the data. */
+  publishedAt: string;
+}
+
+/** Rounds to the contract's 8 significant digits, half-even, and returns a JSON-safe number. */
+export function roundRate(value: DecimalValue): number {
+  return Number(value.prec(RATE_SIGNIFICANT_DIGITS, ROUND_HALF_EVEN).toString());
+}
+
+/**
+ * rate(A→B) = eur[B] / eur[A], computed in decimal so the 8 digits shown are the true quotient's.
+ * Returns undefined when either currency has no rate in the snapshot.
+ */
+export function crossRate(eurRates: Readonly<Record<string, number>>, from: string, to: string): number | undefined {
+  if (from === to) return eurRates[from] === undefined && from !== PIVOT ? undefined : 1;
+  const a = from === PIVOT ? 1 : eurRates[from];
+  const b = to === PIVOT ? 1 : eurRates[to];
+  if (a === undefined || b === undefined) return undefined;
+  return roundRate(decimal(b).div(a));
+}
+
+/** Every currency of the snapshot against `base`, the base included (value 1). */
+export function rateTable(eurRates: Readonly<Record<string, number>>, base: string): Record<string, number> {
+  const table: Record<string, number> = {};
+  const baseRate = base === PIVOT ? 1 : eurRates[base];
+  if (baseRate === undefined) return table;
+  const divisor = decimal(baseRate);
+  for (const code of Object.keys(eurRates).sort()) {
+    const value = eurRates[code];
+    if (value === undefined) continue;
+    table[code] = code === base ? 1 : roundRate(decimal(value).div(divisor));
+  }
+  table[base] = 1;
+  return table;
+}
+
+/**
+ * converted = amount × rate, with the rate as shown (8 significant digits), in decimal arithmetic,
+ * rounded half-even to 6 decimal places. Returns the exact decimal string.
+ */
+export function convert(amount: string, rate: number): string {
+  return decimal(amount).times(decimal(rate)).round(CONVERTED_DECIMAL_PLACES, ROUND_HALF_EVEN).toString();
+}

@@ -1,0 +1,107 @@
+import { ERROR_CATALOG, type ErrorCode } from '../domain/errors';
+import { ERROR_CACHE_CONTROL } from './routes';
+
+/**
+ * Responses that API Gateway renders itself (the function never runs). The CDK API construct turns each row
+ * into a GatewayResponse; the local gateway renders the same rows with the same template substitution, so the
+ * two hosts answer alike. Templates use API Gateway's `$context` variables.
+ */
+export type GatewayResponseType =
+  | 'ACCESS_DENIED'
+  | 'UNAUTHORIZED'
+  | 'MISSING_AUTHENTICATION_TOKEN'
+  | 'RESOURCE_NOT_FOUND'
+  | 'THROTTLED'
+  | 'QUOTA_EXCEEDED'
+  | 'AUTHORIZER_FAILURE'
+  | 'AUTHORIZER_CONFIGURATION_ERROR'
+  | 'BAD_REQUEST_PARAMETERS'
+  | 'BAD_REQUEST_BODY'
+  | 'REQUEST_TOO_LARGE'
+  | 'WAF_FILTERED'
+  | 'INTEGRATION_FAILURE'
+  | 'INTEGRATION_TIMEOUT'
+  | 'API_CONFIGURATION_ERROR'
+  | 'DEFAULT_4XX'
+  | 'DEFAULT_5XX';
+
+export interface GatewayResponseDefinition {
+  type: GatewayResponseType;
+  status: number;
+  /** application/json body template. */
+  template: string;
+}
+
+/** Context keys the authorizer sets on a Deny for the ACCESS_DENIED template. */
+export const DENY_CONTEXT_CODE = 'errorCode';
+export const DENY_CONTEXT_MESSAGE = 'errorMessage';
+
+function envelope(code: ErrorCode, message: string = ERROR_CATALOG[code].message, param?: string): string {
+  const error = param === undefined ? { code, message } : { code, message, param };
+  return JSON.stringify({ success: false, error });
+}
+
+export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
+  {
+    // The authorizer's Deny: it puts the code (missing-api-key or invalid-api-key) and message in its context.
+    type: 'ACCESS_DENIED',
+    status: 401,
+    template: `{"success":false,"error":{"code":"$context.authorizer.${DENY_CONTEXT_CODE}","message":"$context.authorizer.${DENY_CONTEXT_MESSAGE}","param":"X-API-Key"}}`,
+  },
+  // API Gateway answers UNAUTHORIZED itself when the identity source header is absent.
+  { type: 'UNAUTHORIZED', status: 401, template: envelope('missing-api-key', undefined, 'X-API-Key') },
+  { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, template: envelope('not-found') },
+  { type: 'RESOURCE_NOT_FOUND', status: 404, template: envelope('not-found') },
+  {
+    type: 'THROTTLED',
+    status: 429,
+    template: envelope('rate-limit-exceeded', 'Too many requests reach the service right now; retry shortly.'),
+  },
+  { type: 'QUOTA_EXCEEDED', status: 429, template: envelope('quota-exceeded') },
+  { type: 'AUTHORIZER_FAILURE', status: 500, template: envelope('internal-error') },
+  {
+    type: 'AUTHORIZER_CONFIGURATION_ERROR',
+    status: 503,
+    template: envelope('service-unavailable'),
+  },
+  { type: 'BAD_REQUEST_PARAMETERS', status: 400, template: envelope('invalid-parameter') },
+  { type: 'BAD_REQUEST_BODY', status: 400, template: envelope('invalid-parameter', 'Requests take no body.') },
+  { type: 'REQUEST_TOO_LARGE', status: 413, template: envelope('invalid-parameter', 'The request is too large.') },
+  {
+    type: 'WAF_FILTERED',
+    status: 403,
+    template: envelope('invalid-parameter', 'The request was refused by the firewall.'),
+  },
+  { type: 'INTEGRATION_FAILURE', status: 502, template: envelope('service-unavailable') },
+  {
+    type: 'INTEGRATION_TIMEOUT',
+    status: 504,
+    template: envelope('service-unavailable', 'The request timed out; please retry.'),
+  },
+  { type: 'API_CONFIGURATION_ERROR', status: 500, template: envelope('internal-error') },
+  { type: 'DEFAULT_4XX', status: 400, template: envelope('invalid-parameter', 'The request was refused.') },
+  { type: 'DEFAULT_5XX', status: 500, template: envelope('internal-error') },
+];
+
+/** Headers of every gateway response; values are API Gateway mapping expressions. */
+export const GATEWAY_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': "'application/json; charset=utf-8'",
+  'Cache-Control': `'${ERROR_CACHE_CONTROL}'`,
+  'X-Request-Id': 'context.requestId',
+};
+
+export function gatewayResponse(type: GatewayResponseType): GatewayResponseDefinition {
+  const found = GATEWAY_RESPONSES.find((r) => r.type === type);
+  if (!found) throw new Error(`no gateway response ${type}`);
+  return found;
+}
+
+/**
+ * Renders a template the way API Gateway does for the variables these templates use.
+ * Values are JSON-string escaped, since every variable sits inside a JSON string.
+ */
+export function renderGatewayTemplate(template: string, context: Readonly<Record<string, string | undefined>>): string {
+  return template.replace(/\$context\.([A-Za-z0-9_.]+)/g, (_, name: string) =>
+    JSON.stringify(context[name] ?? '').slice(1, -1),
+  );
+}

@@ -1,0 +1,37 @@
+import type { AddressInfo } from 'node:net';
+import dynalite from 'dynalite';
+
+export interface RunningDynalite {
+  endpoint: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the embedded DynamoDB emulator on a loopback port, so other processes (the admin CLI) can reach it.
+ * With `path` the data persists in LevelDB files there; without it, in memory.
+ */
+export async function startDynalite(
+  options: { path?: string; port?: number; host?: string } = {},
+): Promise<RunningDynalite> {
+  const host = options.host ?? '127.0.0.1';
+  const server = dynalite({
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+    ...(options.path ? { path: options.path } : {}),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://${host}:${port}`,
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

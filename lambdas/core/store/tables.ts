@@ -1,0 +1,45 @@
+/**
+ * The two DynamoDB tables, defined once: the CDK data construct and the local bootstrap both read this.
+ * Names are not fixed here: CDK generates them, and functions learn them from these environment variables.
+ */
+export interface TableDefinition {
+  /** Logical id in CDK and the default local table name. */
+  id: string;
+  /** Environment variable carrying the physical table name into functions and tools. */
+  envVar: string;
+  partitionKey: string;
+  /** Attribute holding an epoch-seconds expiry, if the table uses TTL. */
+  ttlAttribute?: string;
+  /** Sparse global secondary indexes (string partition key, all attributes projected). */
+  indexes: readonly { name: string; partitionKey: string }[];
+}
+
+export const RATES_TABLE: TableDefinition = {
+  id: 'Rates',
+  envVar: 'RATES_TABLE_NAME',
+  partitionKey: 'pk',
+  indexes: [],
+};
+
+export const ACCOUNTS_TABLE: TableDefinition = {
+  id: 'Accounts',
+  envVar: 'ACCOUNTS_TABLE_NAME',
+  partitionKey: 'pk',
+  ttlAttribute: 'expires_at',
+  // Only key items carry these attributes: list an account's keys, and revoke a key by its public id.
+  indexes: [
+    { name: 'keys-by-account', partitionKey: 'key_account_id' },
+    { name: 'keys-by-id', partitionKey: 'key_id' },
+  ],
+};
+
+export const TABLES = [RATES_TABLE, ACCOUNTS_TABLE] as const;
+
+/** Item keys of the rates table. */
+export const LATEST_KEY = 'LATEST';
+export const dayKey = (day: string): string => `DAY#${day}`;
+
+/** Item keys of the accounts table (single-table design). */
+export const accountKey = (accountId: string): string => `ACCOUNT#${accountId}`;
+export const apiKeyKey = (sha256: string): string => `KEY#${sha256}`;
+export const usageKey = (accountId: string, month: string): string => `USAGE#${accountId}#${month}`;
