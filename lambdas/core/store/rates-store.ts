@@ -25,7 +25,9 @@ function toItem(pk: string, snapshot: RateSnapshot): RateItem {
   const sources: Record<string, string[]> = {};
   for (const code of Object.keys(snapshot.sources).sort()) {
     const source = snapshot.sources[code] as SourceId;
-    (sources[source] ??= []).push(code);
+    const codes = sources[source] ?? [];
+    codes.push(code);
+    sources[source] = codes;
   }
   const stored: StoredSources = {};
   for (const [source, codes] of Object.entries(sources)) stored[source as SourceId] = codes.join(',');
