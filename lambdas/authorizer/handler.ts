@@ -1,4 +1,7 @@
-// Placeholder until this function's issue work lands; it keeps the CDK app synthesizable meanwhile.
-export const handler = async (): Promise<never> => {
-  throw new Error('not implemented yet');
-};
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { defaultAuthorizer } from '../core/auth/deps';
+
+const authorizer = defaultAuthorizer();
+
+export const handler = (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> =>
+  authorizer.authorize(event);

@@ -1,4 +1,5 @@
-// Placeholder until this function's issue work lands; it keeps the CDK app synthesizable meanwhile.
-export const handler = async (): Promise<never> => {
-  throw new Error('not implemented yet');
-};
+import { defaultEndpointDeps } from '../core/endpoints/deps';
+import { latestEndpoint } from '../core/endpoints/rates';
+import { apiHandler } from '../core/http/api-handler';
+
+export const handler = apiHandler('latest', latestEndpoint(defaultEndpointDeps()));

@@ -1,4 +1,5 @@
-// Placeholder until this function's issue work lands; it keeps the CDK app synthesizable meanwhile.
-export const handler = async (): Promise<never> => {
-  throw new Error('not implemented yet');
-};
+import { systemClock } from '../core/domain/dates';
+import { quotaEndpoint } from '../core/endpoints/quota';
+import { apiHandler } from '../core/http/api-handler';
+
+export const handler = apiHandler('quota', quotaEndpoint({ clock: systemClock }));

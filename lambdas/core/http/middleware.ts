@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { ApiError } from '../domain/errors';
+import { logger } from '../observability';
+import { type Access, readAccess } from './access';
+import { meteringHeaders, refusalHeaders, verdictError } from './metering-headers';
+import { errorResponse, type HttpResponse, internalErrorResponse } from './responses';
+import { ERROR_CACHE_CONTROL, type RouteDefinition } from './routes';
+
+export type ApiRequest = middy.Request<APIGatewayProxyEvent, HttpResponse, Error, Context>;
+type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, HttpResponse, Error, Context>;
+
+function requestIdOf(event: APIGatewayProxyEvent): string {
+  return event.requestContext?.requestId ?? 'unknown';
+}
+
+/** Reads the authorizer's verdict once per request and keeps it where the other middlewares look. */
+const accessByRequest = new WeakMap<object, Access>();
+
+/**
+ * First `before`: renders the authorizer's refusals (400 key in URL, 403 inactive, 429 limits) before any input
+ * is looked at, per the contract's order of checks. A request that reached a function without a verdict is a
+ * wiring fault, so it fails closed.
+ */
+export function admission(): Middleware {
+  return {
+    before: (request) => {
+      const access = readAccess(request.event);
+      if (!access) throw new Error('request reached the function without an authorizer verdict');
+      accessByRequest.set(request.event, access);
+      const refusal = verdictError(access);
+      if (refusal) throw refusal;
+    },
+  };
+}
+
+/** Converts any error into the contract's envelope; unexpected ones become 500 internal-error and are logged. */
+export function errorEnvelope(): Middleware {
+  return {
+    onError: (request) => {
+      const error = request.error;
+      if (error instanceof ApiError) {
+        request.response = errorResponse(error);
+        return;
+      }
+      logger.error('unhandled error', { requestId: requestIdOf(request.event), error: error as Error });
+      request.response = internalErrorResponse();
+    },
+  };
+}
+
+function etagOf(body: string): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === bare);
+}
+
+function header(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const headers = event.headers ?? {};
+  const lower = name.toLowerCase();
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() === lower) return headers[key] ?? undefined;
+  }
+  return undefined;
+}
+
+/** ETag on successful rate responses, and 304 with no body for a matching If-None-Match. */
+export function conditionalGet(route: RouteDefinition): Middleware {
+  return {
+    after: (request) => {
+      const response = request.response;
+      if (!route.etag || !response || response.statusCode !== 200) return;
+      const etag = String(response.headers.ETag ?? etagOf(response.body));
+      response.headers.ETag = etag;
+      if (matchesIfNoneMatch(header(request.event, 'If-None-Match'), etag)) {
+        request.response = { statusCode: 304, headers: { ...response.headers }, body: '' };
+        delete request.response.headers['Content-Type'];
+      }
+    },
+  };
+}
+
+/** Last `after`/`onError`: headers every function response carries, whatever its status. */
+export function finalizeResponse(route: RouteDefinition): Middleware {
+  const finish = (request: ApiRequest) => {
+    const response = request.response ?? internalErrorResponse();
+    const isError = response.statusCode >= 400;
+    response.headers['X-Request-Id'] = requestIdOf(request.event);
+    response.headers['Cache-Control'] = isError
+      ? ERROR_CACHE_CONTROL
+      : (route.cacheControl ?? response.headers['Cache-Control'] ?? '');
+    if (response.headers['Cache-Control'] === '') delete response.headers['Cache-Control'];
+    const access = accessByRequest.get(request.event);
+    if (access) {
+      Object.assign(response.headers, meteringHeaders(access));
+      if (isError) Object.assign(response.headers, refusalHeaders(access));
+    }
+    request.response = response;
+  };
+  return { after: finish, onError: finish };
+}
+
+/** The verdict of the current request, for handlers that render it (the quota report). */
+export function accessOf(event: APIGatewayProxyEvent): Access {
+  const access = accessByRequest.get(event) ?? readAccess(event);
+  if (!access) throw new Error('request reached the function without an authorizer verdict');
+  return access;
+}

@@ -1,0 +1,271 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+  Context,
+} from 'aws-lambda';
+import {
+  DENY_CONTEXT_CODE,
+  DENY_CONTEXT_MESSAGE,
+  GATEWAY_RESPONSE_HEADERS,
+  type GatewayResponseType,
+  gatewayResponse,
+  renderGatewayTemplate,
+} from '../http/gateway-responses';
+import { API_BASE_PATH, matchRoute, type RouteId } from '../http/routes';
+
+export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type AuthorizerHandler = (
+  event: APIGatewayRequestAuthorizerEvent,
+  context: Context,
+) => Promise<APIGatewayAuthorizerResult>;
+
+export interface LocalGatewayOptions {
+  handlers: Readonly<Record<RouteId, ProxyHandler>>;
+  authorizer: AuthorizerHandler;
+  /** Identity source of the authorizer: a request without this header never reaches it. */
+  identityHeader?: string;
+  requestId?: () => string;
+  stage?: string;
+  accountId?: string;
+  apiId?: string;
+  region?: string;
+  onError?: (error: unknown, requestId: string) => void;
+}
+
+export interface GatewayReply {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface GatewayRequest {
+  method: string;
+  /** Raw request target: path plus query string, as received. */
+  url: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  sourceIp?: string;
+}
+
+function lambdaContext(name: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 29_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** API Gateway's wildcard matching of policy resources against the method ARN. */
+function resourceMatches(pattern: string, arn: string): boolean {
+  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return regex.test(arn);
+}
+
+function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  let allowed = false;
+  for (const statement of result.policyDocument?.Statement ?? []) {
+    const s = statement as { Effect?: string; Action?: string | string[]; Resource?: string | string[] };
+    const actions = ([] as string[]).concat(s.Action ?? []);
+    if (!actions.some((a) => a === 'execute-api:Invoke' || a === '*' || a === 'execute-api:*')) continue;
+    const resources = ([] as string[]).concat(s.Resource ?? []);
+    if (!resources.some((r) => resourceMatches(r, methodArn))) continue;
+    if (s.Effect === 'Deny') return false;
+    if (s.Effect === 'Allow') allowed = true;
+  }
+  return allowed;
+}
+
+/** API Gateway passes authorizer context values to the integration as strings. */
+function stringifyContext(context: APIGatewayAuthorizerResult['context']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(context ?? {})) {
+    if (value !== undefined && value !== null) out[key] = String(value);
+  }
+  return out;
+}
+
+function parseQuery(search: URLSearchParams): {
+  single: Record<string, string> | null;
+  multi: Record<string, string[]> | null;
+} {
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of search) {
+    const values = multi[name] ?? [];
+    values.push(value);
+    multi[name] = values;
+  }
+  const names = Object.keys(multi);
+  if (names.length === 0) return { single: null, multi: null };
+  const single: Record<string, string> = {};
+  // API Gateway's single-value map keeps the last value of a repeated parameter.
+  for (const name of names) single[name] = (multi[name] as string[]).at(-1) as string;
+  return { single, multi };
+}
+
+function flattenHeaders(headers: GatewayRequest['headers']): {
+  single: Record<string, string>;
+  multi: Record<string, string[]>;
+} {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    multi[name] = values;
+    single[name] = values.at(-1) ?? '';
+  }
+  return { single, multi };
+}
+
+function headerValue(headers: Record<string, string>, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === lower) return value;
+  return undefined;
+}
+
+/**
+ * A stand-in for API Gateway (REST) in front of the same handlers: route table matching, the REQUEST authorizer
+ * with its identity source, policy evaluation, string context, Lambda proxy events, and gateway responses rendered
+ * from the same table the CDK stack deploys.
+ */
+export function createLocalGateway(options: LocalGatewayOptions) {
+  const identityHeader = options.identityHeader ?? 'X-API-Key';
+  const newRequestId = options.requestId ?? randomUUID;
+  const stage = options.stage ?? API_BASE_PATH.slice(1);
+  const accountId = options.accountId ?? '000000000000';
+  const apiId = options.apiId ?? 'local';
+  const region = options.region ?? 'local';
+
+  function renderGateway(type: GatewayResponseType, requestId: string, authorizer: Record<string, string> = {}): GatewayReply {
+    const definition = gatewayResponse(type);
+    const context: Record<string, string> = { requestId };
+    for (const [key, value] of Object.entries(authorizer)) context[`authorizer.${key}`] = value;
+    const headers: Record<string, string> = {};
+    for (const [name, expression] of Object.entries(GATEWAY_RESPONSE_HEADERS)) {
+      headers[name] = expression.startsWith("'") ? expression.slice(1, -1) : (context[expression.replace(/^context\./, '')] ?? '');
+    }
+    return { statusCode: definition.status, headers, body: renderGatewayTemplate(definition.template, context) };
+  }
+
+  async function handle(request: GatewayRequest): Promise<GatewayReply> {
+    const requestId = newRequestId();
+    let url: URL;
+    try {
+      url = new URL(request.url, 'http://local.invalid');
+    } catch {
+      return renderGateway('MISSING_AUTHENTICATION_TOKEN', requestId);
+    }
+    const path = url.pathname;
+    const prefix = `/${stage}`;
+    const resourcePath = path === prefix ? '/' : path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
+    const match = resourcePath === undefined ? undefined : matchRoute(resourcePath);
+    if (!match || request.method !== match.route.method) return renderGateway('MISSING_AUTHENTICATION_TOKEN', requestId);
+
+    const { single: headers, multi: multiValueHeaders } = flattenHeaders(request.headers);
+    const { single: query, multi: multiQuery } = parseQuery(url.searchParams);
+    const identity = headerValue(headers, identityHeader);
+    if (identity === undefined || identity === '') return renderGateway('UNAUTHORIZED', requestId);
+
+    const methodArn = `arn:aws:execute-api:${region}:${accountId}:${apiId}/${stage}/${request.method}${match.route.path}`;
+    const requestContext = {
+      accountId,
+      apiId,
+      stage,
+      requestId,
+      httpMethod: request.method,
+      path,
+      resourcePath: match.route.path,
+      resourceId: match.route.id,
+      protocol: 'HTTP/1.1',
+      requestTimeEpoch: Date.now(),
+      identity: { sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: headerValue(headers, 'user-agent') ?? null },
+    };
+    const authorizerEvent = {
+      type: 'REQUEST',
+      methodArn,
+      resource: match.route.path,
+      path,
+      httpMethod: request.method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: query,
+      multiValueQueryStringParameters: multiQuery,
+      pathParameters: match.pathParameters,
+      stageVariables: null,
+      requestContext,
+    } as unknown as APIGatewayRequestAuthorizerEvent;
+
+    let verdict: APIGatewayAuthorizerResult;
+    try {
+      verdict = await options.authorizer(authorizerEvent, lambdaContext('authorizer', requestId));
+    } catch (error) {
+      if (error instanceof Error && error.message === 'Unauthorized') return renderGateway('UNAUTHORIZED', requestId);
+      options.onError?.(error, requestId);
+      return renderGateway('AUTHORIZER_FAILURE', requestId);
+    }
+    const context = stringifyContext(verdict.context);
+    if (!policyAllows(verdict, methodArn)) {
+      if (!(DENY_CONTEXT_CODE in context) || !(DENY_CONTEXT_MESSAGE in context)) {
+        context[DENY_CONTEXT_CODE] ??= 'invalid-api-key';
+        context[DENY_CONTEXT_MESSAGE] ??= 'The API key is not valid.';
+      }
+      return renderGateway('ACCESS_DENIED', requestId, context);
+    }
+
+    const proxyEvent = {
+      resource: match.route.path,
+      path,
+      httpMethod: request.method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: query,
+      multiValueQueryStringParameters: multiQuery,
+      pathParameters: match.pathParameters,
+      stageVariables: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: { ...requestContext, authorizer: { ...context, principalId: verdict.principalId } },
+    } as unknown as APIGatewayProxyEvent;
+    try {
+      const handler = options.handlers[match.route.id];
+      const result = await handler(proxyEvent, lambdaContext(match.route.id, requestId));
+      const replyHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(result.headers ?? {})) replyHeaders[name] = String(value);
+      return { statusCode: result.statusCode, headers: replyHeaders, body: result.body ?? '' };
+    } catch (error) {
+      options.onError?.(error, requestId);
+      return renderGateway('DEFAULT_5XX', requestId);
+    }
+  }
+
+  /** Node http listener. Bodies are not read (every route is GET); oversized requests are refused by Node. */
+  async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const reply = await handle({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+    }).catch((error: unknown) => {
+      const requestId = newRequestId();
+      options.onError?.(error, requestId);
+      return renderGateway('DEFAULT_5XX', requestId);
+    });
+    res.writeHead(reply.statusCode, reply.headers);
+    res.end(reply.statusCode === 304 ? undefined : reply.body);
+    req.resume();
+  }
+
+  return { handle, listener, renderGateway };
+}

@@ -1,0 +1,96 @@
+import { type Clock, daysBetween, formatDay } from '../domain/dates';
+import type { RateSnapshot } from '../domain/rates';
+
+const RECENT_DAYS = 7;
+
+export interface SnapshotSource {
+  getLatest(): Promise<RateSnapshot | undefined>;
+  getDay(day: string): Promise<RateSnapshot | undefined>;
+}
+
+export interface RateReaderOptions {
+  /** How long LATEST is served from memory before it is read again. */
+  latestTtlMs?: number;
+  /** Past days kept in memory (they are immutable once published). */
+  dayCacheSize?: number;
+  /** How long the absence of a day is remembered (a late source may still fill it). */
+  missingDayTtlMs?: number;
+}
+
+/**
+ * Serves snapshots to warm endpoint functions without a database read: LATEST for at most 60 s, past days in a
+ * small LRU. Concurrent misses share one read. Values derived from a LATEST snapshot (per-base tables and their
+ * serialized bodies) live in `memo`, which is dropped together with the snapshot it was derived from.
+ */
+export class RateReader {
+  private latest?: { snapshot: RateSnapshot | undefined; expires: number; memo: Map<string, unknown> };
+  private latestPending?: Promise<RateSnapshot | undefined>;
+  private readonly days = new Map<string, { snapshot: RateSnapshot | undefined; expires: number }>();
+  private readonly latestTtlMs: number;
+  private readonly dayCacheSize: number;
+  private readonly missingDayTtlMs: number;
+
+  constructor(
+    private readonly source: SnapshotSource,
+    private readonly clock: Clock,
+    options: RateReaderOptions = {},
+  ) {
+    this.latestTtlMs = options.latestTtlMs ?? 60_000;
+    this.dayCacheSize = options.dayCacheSize ?? 256;
+    this.missingDayTtlMs = options.missingDayTtlMs ?? 60_000;
+  }
+
+  async getLatest(): Promise<RateSnapshot | undefined> {
+    const now = this.clock().getTime();
+    if (this.latest && this.latest.expires > now) return this.latest.snapshot;
+    this.latestPending ??= this.source.getLatest().finally(() => {
+      this.latestPending = undefined;
+    });
+    const snapshot = await this.latestPending;
+    if (
+      !this.latest ||
+      this.latest.snapshot?.publishedAt !== snapshot?.publishedAt ||
+      this.latest.snapshot?.date !== snapshot?.date
+    ) {
+      this.latest = { snapshot, expires: now + this.latestTtlMs, memo: new Map() };
+    } else {
+      this.latest.expires = now + this.latestTtlMs;
+      this.latest.snapshot = snapshot;
+    }
+    return snapshot;
+  }
+
+  /** Memoizes a value derived from the current LATEST (e.g. the rendered table for one base). */
+  memoLatest<T>(key: string, compute: () => T): T {
+    const memo = this.latest?.memo;
+    if (!memo) return compute();
+    if (memo.has(key)) return memo.get(key) as T;
+    const value = compute();
+    if (memo.size >= 512) memo.clear();
+    memo.set(key, value);
+    return value;
+  }
+
+  async getDay(day: string): Promise<RateSnapshot | undefined> {
+    const now = this.clock().getTime();
+    const cached = this.days.get(day);
+    if (cached && cached.expires > now) {
+      this.days.delete(day);
+      this.days.set(day, cached);
+      return cached.snapshot;
+    }
+    const snapshot = await this.source.getDay(day);
+    // Recent days may still gain currencies from a late source; older ones are final.
+    const settled = snapshot !== undefined && daysBetween(day, formatDay(now)) > RECENT_DAYS;
+    this.days.set(day, {
+      snapshot,
+      expires: settled ? Number.POSITIVE_INFINITY : now + (snapshot ? this.latestTtlMs : this.missingDayTtlMs),
+    });
+    while (this.days.size > this.dayCacheSize) {
+      const oldest = this.days.keys().next().value;
+      if (oldest === undefined) break;
+      this.days.delete(oldest);
+    }
+    return snapshot;
+  }
+}
