@@ -9,6 +9,7 @@ const root = path.resolve(__dirname, '..');
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function resolveEsmOnly(request, ...rest) {
   const match = /^@middy\/([a-z0-9-]+)$/.exec(request);
-  if (match) return resolveFilename.call(this, path.join(root, 'node_modules', '@middy', match[1], 'index.js'), ...rest);
+  if (match)
+    return resolveFilename.call(this, path.join(root, 'node_modules', '@middy', match[1], 'index.js'), ...rest);
   return resolveFilename.call(this, request, ...rest);
 };

@@ -37,6 +37,13 @@ function narrowSymbol(code: string): string {
   return parts.formatToParts(1).find((p) => p.type === 'currency')?.value ?? code;
 }
 
+/** CLDR has no German name for a few rare codes and answers with the code itself; the English name reads better. */
+function germanName(german: string | undefined, english: string | undefined, code: string): string {
+  const usable = (name: string | undefined) => name !== undefined && name.toUpperCase() !== name;
+  if (usable(german)) return german as string;
+  return usable(english) ? (english as string) : (german ?? code);
+}
+
 export function buildCurrencyRows(): CurrencyRow[] {
   const iso: IsoEntry[] = require('currency-codes/data');
   const xml = readFileSync(require.resolve('currency-codes/iso-4217-list-one.xml'), 'utf8');
@@ -55,7 +62,7 @@ export function buildCurrencyRows(): CurrencyRow[] {
     .map(({ code, withdrawn }) => ({
       code,
       en: en.of(code) ?? code,
-      de: de.of(code) ?? code,
+      de: germanName(de.of(code), en.of(code), code),
       symbol: narrowSymbol(code),
       withdrawn,
     }))

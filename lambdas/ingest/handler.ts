@@ -1,4 +1,87 @@
-// Placeholder until this function's issue work lands; it keeps the CDK app synthesizable meanwhile.
-export const handler = async (): Promise<never> => {
-  throw new Error('not implemented yet');
-};
+/**
+ * Scheduled ingestion (EventBridge): fetch ECB and currency-api, merge, validate, write what changed, and emit
+ * freshness metrics. `{"mode": "history"}` fetches the ECB full-history zip instead of the 90-day file, so an
+ * operator backfills a fresh deployment with one invocation.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import * as z from 'zod';
+import { type Clock, systemClock } from '../core/domain/dates';
+import { optionalEnv, requireEnv } from '../core/env';
+import { fetchersFor, type IngestMode, parseSourceList, SOURCE_IDS, sourceUrlsFromEnv } from '../core/ingest/fetchers';
+import { type IngestLog, type IngestResult, runIngestion } from '../core/ingest/ingest';
+import { documentClient } from '../core/store/clients';
+import { RatesStore } from '../core/store/rates-store';
+
+const IngestEventSchema = z.looseObject({ mode: z.enum(['scheduled', 'history']).optional() });
+
+export function ingestMode(event: unknown): IngestMode {
+  if (event === null || typeof event !== 'object') return 'scheduled';
+  const parsed = IngestEventSchema.safeParse(event);
+  if (!parsed.success) throw new Error('the ingestion event\'s "mode" must be "scheduled" or "history"');
+  return parsed.data.mode ?? 'scheduled';
+}
+
+/** Per-fetch budget: generous on AWS, where the function timeout bounds the run anyway. */
+const DEFAULT_FETCH_TIMEOUT_MS = 10_000;
+
+export interface IngestHandlerDeps {
+  store: () => RatesStore;
+  metrics: Metrics;
+  logger: Logger;
+  clock?: Clock;
+}
+
+/** Emits the run's figures; the dashboard and the staleness alarm read these names. */
+export function publishIngestMetrics(metrics: Metrics, result: IngestResult, now: Date): void {
+  for (const source of Object.keys(result.sources)) {
+    metrics
+      .singleMetric()
+      .addDimension('source', source)
+      .addMetric(
+        'SourceFailures',
+        MetricUnit.Count,
+        result.sources[source as keyof IngestResult['sources']]?.status === 'failed' ? 1 : 0,
+      );
+  }
+  metrics.addMetric('DaysWritten', MetricUnit.Count, result.daysWritten);
+  metrics.addMetric('Rejections', MetricUnit.Count, result.rejections.length);
+  if (result.latest) {
+    const ageSeconds = Math.max(0, Math.round((now.getTime() - Date.parse(result.latest.publishedAt)) / 1000));
+    metrics.addMetric('SnapshotAgeSeconds', MetricUnit.Seconds, ageSeconds);
+    metrics.addMetric('CurrenciesServed', MetricUnit.Count, result.latest.currencies);
+  }
+  metrics.publishStoredMetrics();
+}
+
+export function createIngestHandler(deps: IngestHandlerDeps) {
+  const clock = deps.clock ?? systemClock;
+  const log: IngestLog = {
+    info: (message, details) => deps.logger.info(message, { ...details }),
+    warn: (message, details) => deps.logger.warn(message, { ...details }),
+  };
+  return async (event: unknown): Promise<IngestResult> => {
+    const mode = ingestMode(event);
+    const sources = parseSourceList(optionalEnv('SOURCES', SOURCE_IDS.join(',')));
+    const timeoutMs = Number(optionalEnv('FETCH_TIMEOUT_MS', String(DEFAULT_FETCH_TIMEOUT_MS)));
+    if (!(timeoutMs > 0)) throw new Error('FETCH_TIMEOUT_MS must be a positive number of milliseconds');
+    const fetchers = fetchersFor(sources, { urls: sourceUrlsFromEnv(), timeoutMs, mode });
+    deps.logger.info('ingestion started', { mode, sources });
+    const result = await runIngestion({ store: deps.store(), fetchers, clock, log });
+    publishIngestMetrics(deps.metrics, result, clock());
+    // Failing the invocation lets EventBridge retry and, in the end, the dead-letter queue and alarm see it.
+    if (result.status === 'failed') throw new Error('ingestion failed: no source delivered rates');
+    return result;
+  };
+}
+
+let store: RatesStore | undefined;
+
+export const handler = createIngestHandler({
+  store: () => {
+    store ??= new RatesStore(documentClient(), requireEnv('RATES_TABLE_NAME'));
+    return store;
+  },
+  metrics: new Metrics({ namespace: 'fxrates', serviceName: 'fxrates' }),
+  logger: new Logger({ serviceName: 'fxrates' }),
+});

@@ -4,6 +4,13 @@ const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
 
 export type Clock = () => Date;
+
+/** Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear does not. */
+function utcDayMs(year: number, monthIndex: number, day: number): number {
+  const at = new Date(0);
+  at.setUTCFullYear(year, monthIndex, day);
+  return at.getTime();
+}
 export const systemClock: Clock = () => new Date();
 
 /** `YYYY-MM-DDTHH:MM:SSZ`, the one timestamp format of the API. */
@@ -22,7 +29,7 @@ export function parseDay(text: string): { year: number; month: number; day: numb
   const year = Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
-  const at = new Date(Date.UTC(year, month - 1, day));
+  const at = new Date(utcDayMs(year, month - 1, day));
   if (at.getUTCFullYear() !== year || at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day) return undefined;
   return { year, month, day };
 }
@@ -34,7 +41,7 @@ export function isValidDay(text: string): boolean {
 export function dayStartMs(day: string): number {
   const parsed = parseDay(day);
   if (!parsed) throw new RangeError(`not a calendar day: ${day}`);
-  return Date.UTC(parsed.year, parsed.month - 1, parsed.day);
+  return utcDayMs(parsed.year, parsed.month - 1, parsed.day);
 }
 
 export function addDays(day: string, days: number): string {
@@ -50,7 +57,7 @@ export function oneYearBefore(day: string): string {
   const parsed = parseDay(day);
   if (!parsed) throw new RangeError(`not a calendar day: ${day}`);
   const year = parsed.year - 1;
-  const lastOfMonth = new Date(Date.UTC(year, parsed.month, 0)).getUTCDate();
+  const lastOfMonth = new Date(utcDayMs(year, parsed.month, 0)).getUTCDate();
   const d = Math.min(parsed.day, lastOfMonth);
   return `${String(year).padStart(4, '0')}-${String(parsed.month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }

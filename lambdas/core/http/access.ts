@@ -53,14 +53,16 @@ export function accessContext(access: Access): Record<string, string> {
   return access.meter ? { ...context, ...toAuthorizerContext(access.meter) } : context;
 }
 
+const count = (value: string | undefined): number | undefined =>
+  value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+
 function readLimits(context: Record<string, string>): AccessLimits | undefined {
-  const monthlyLimit = Number(context[KEYS.monthlyLimit]);
-  const overflowPercent = Number(context[KEYS.overflowPercent]);
-  const perMinute = Number(context[KEYS.perMinute]);
+  const monthlyLimit = count(context[KEYS.monthlyLimit]);
+  const overflowPercent = count(context[KEYS.overflowPercent]);
+  const perMinute = count(context[KEYS.perMinute]);
   const overflow = context[KEYS.overflowAllowed];
-  if (![monthlyLimit, overflowPercent, perMinute].every(Number.isInteger) || (overflow !== 'true' && overflow !== 'false')) {
-    return undefined;
-  }
+  if (monthlyLimit === undefined || overflowPercent === undefined || perMinute === undefined) return undefined;
+  if (overflow !== 'true' && overflow !== 'false') return undefined;
   return { monthlyLimit, overflowPercent, perMinute, overflowAllowed: overflow === 'true' };
 }
 

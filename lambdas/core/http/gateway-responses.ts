@@ -66,13 +66,13 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
   },
   { type: 'BAD_REQUEST_PARAMETERS', status: 400, template: envelope('invalid-parameter') },
   { type: 'BAD_REQUEST_BODY', status: 400, template: envelope('invalid-parameter', 'Requests take no body.') },
-  { type: 'REQUEST_TOO_LARGE', status: 413, template: envelope('invalid-parameter', 'The request is too large.') },
+  { type: 'REQUEST_TOO_LARGE', status: 400, template: envelope('invalid-parameter', 'The request is too large.') },
   {
     type: 'WAF_FILTERED',
-    status: 403,
+    status: 400,
     template: envelope('invalid-parameter', 'The request was refused by the firewall.'),
   },
-  { type: 'INTEGRATION_FAILURE', status: 502, template: envelope('service-unavailable') },
+  { type: 'INTEGRATION_FAILURE', status: 503, template: envelope('service-unavailable') },
   {
     type: 'INTEGRATION_TIMEOUT',
     status: 504,

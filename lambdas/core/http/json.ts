@@ -1,21 +1,25 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * JSON output with exact decimals. `converted` and `amount` are decimal strings that must reach the client
  * digit for digit (999999999999.999999 has no binary double), so they travel as RawNumber and are spliced
- * into the text unquoted.
+ * into the text unquoted. The splice marker is random per process, so no client-supplied string can forge it.
  */
+const RAW_MARK = `\u0000${randomBytes(12).toString('hex')}`;
+const ESCAPED_MARK = JSON.stringify(RAW_MARK).slice(1, -1);
+const RAW_PATTERN = new RegExp(`"${ESCAPED_MARK.replace(/\\/g, '\\\\')}(-?(?:0|[1-9]\\d*)(?:\\.\\d+)?)"`, 'g');
+const PLAIN_DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
 export class RawNumber {
   constructor(readonly text: string) {
-    if (!/^-?\d+(\.\d+)?$/.test(text)) throw new RangeError(`not a plain decimal: ${text}`);
+    if (!PLAIN_DECIMAL.test(text)) throw new RangeError(`not a JSON number: ${text}`);
   }
   toJSON(): string {
-    return `${RAW_MARK}${this.text}${RAW_MARK}`;
+    return `${RAW_MARK}${this.text}`;
   }
 }
 
-const RAW_MARK = '\u0000raw\u0000';
-const RAW_PATTERN = /"\\u0000raw\\u0000(-?\d+(?:\.\d+)?)\\u0000raw\\u0000"/g;
-
 export function stringifyJson(value: unknown): string {
   const text = JSON.stringify(value);
-  return text.includes('\\u0000raw') ? text.replace(RAW_PATTERN, '$1') : text;
+  return text.includes(ESCAPED_MARK) ? text.replace(RAW_PATTERN, '$1') : text;
 }

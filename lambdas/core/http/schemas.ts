@@ -35,7 +35,9 @@ const bounded = (param: ErrorParam) =>
 export const currencyCodeSchema = (param: ErrorParam, options: { allowWithdrawn?: boolean } = {}) =>
   bounded(param).transform((raw, ctx) => {
     const code = raw.toUpperCase();
-    const known = options.allowWithdrawn ? isCatalogCode(code) : isActiveCode(code);
+    // ASCII letters only: toUpperCase alone would turn a Turkish dotless ı into I and accept 'ınr' as INR.
+    const ascii = /^[A-Za-z]{3}$/.test(raw);
+    const known = ascii && (options.allowWithdrawn ? isCatalogCode(code) : isActiveCode(code));
     return known ? code : fail(ctx, raw, new UnsupportedCurrencyError(code, param));
   });
 

@@ -26,6 +26,7 @@ export class RateReader {
   private latest?: { snapshot: RateSnapshot | undefined; expires: number; memo: Map<string, unknown> };
   private latestPending?: Promise<RateSnapshot | undefined>;
   private readonly days = new Map<string, { snapshot: RateSnapshot | undefined; expires: number }>();
+  private readonly dayPending = new Map<string, Promise<RateSnapshot | undefined>>();
   private readonly latestTtlMs: number;
   private readonly dayCacheSize: number;
   private readonly missingDayTtlMs: number;
@@ -79,7 +80,12 @@ export class RateReader {
       this.days.set(day, cached);
       return cached.snapshot;
     }
-    const snapshot = await this.source.getDay(day);
+    let pending = this.dayPending.get(day);
+    if (!pending) {
+      pending = this.source.getDay(day).finally(() => this.dayPending.delete(day));
+      this.dayPending.set(day, pending);
+    }
+    const snapshot = await pending;
     // Recent days may still gain currencies from a late source; older ones are final.
     const settled = snapshot !== undefined && daysBetween(day, formatDay(now)) > RECENT_DAYS;
     this.days.set(day, {

@@ -1,0 +1,130 @@
+/**
+ * Per function: bundle size (minified, from the esbuild metafile, built with the very options the CDK construct
+ * uses) and init time (median `require()` of the bundle in fresh node processes), next to the same figures for
+ * a floor bundle that imports only DynamoDBDocumentClient, all measured in this run.
+ * Budgets: every bundle under 300 KB, every init time under 1.25 × the floor.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { esbuildOptions, FUNCTION_DIRS, functionEntry, PROJECT_ROOT } from '../../lib/bundling';
+
+const SIZE_BUDGET_BYTES = 300 * 1024;
+const INIT_BUDGET_RATIO = 1.25;
+const RUNS = 15;
+const FLOOR = 'floor';
+const FLOOR_SOURCE = "export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';";
+
+interface Bundle {
+  name: string;
+  file: string;
+  bytes: number;
+  /** Largest contributors by package, in output bytes. */
+  top: [string, number][];
+}
+
+async function bundle(name: string, outDir: string): Promise<Bundle> {
+  const file = join(outDir, name, 'index.js');
+  const { entryPoints, ...options } = esbuildOptions(name === FLOOR ? '' : functionEntry(name), file);
+  const result = await build(
+    name === FLOOR
+      ? {
+          ...options,
+          stdin: { contents: FLOOR_SOURCE, resolveDir: PROJECT_ROOT, loader: 'ts', sourcefile: 'floor.ts' },
+        }
+      : { ...options, entryPoints },
+  );
+  const output = outputOf(result.metafile, file);
+  return { name, file, bytes: output.bytes, top: contributors(output) };
+}
+
+function outputOf(metafile: Metafile | undefined, file: string): Metafile['outputs'][string] {
+  const entry = Object.entries(metafile?.outputs ?? {}).find(([path]) => file.endsWith(path.replace(/^(\.\.\/)+/, '')));
+  if (!entry) throw new Error(`esbuild wrote no metafile entry for ${file}`);
+  return entry[1];
+}
+
+function contributors(output: Metafile['outputs'][string]): [string, number][] {
+  const byPackage = new Map<string, number>();
+  for (const [path, input] of Object.entries(output.inputs)) {
+    const pkg =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? (path.startsWith('lambdas/') ? 'lambdas/' : path);
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + input.bytesInOutput);
+  }
+  return [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 3);
+}
+
+/** Milliseconds one fresh node process spends in `require()` of the bundle, with Lambda's NODE_OPTIONS. */
+function requireMs(file: string, env: NodeJS.ProcessEnv): number {
+  const script = `const t=process.hrtime.bigint();require(${JSON.stringify(file)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`;
+  const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], { env, cwd: tmpdir() });
+  return Number(out.toString());
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export default async function bundles(): Promise<void> {
+  // Outside the repository, so a bundle cannot quietly resolve a package from node_modules at require time.
+  const outDir = mkdtempSync(join(tmpdir(), 'fxrates-bundles-'));
+  try {
+    const built = await Promise.all([FLOOR, ...FUNCTION_DIRS].map((name) => bundle(name, outDir)));
+    // What the module scope of a handler may read at load time on Lambda; no network is touched.
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'bench',
+      AWS_SECRET_ACCESS_KEY: 'bench',
+      RATES_TABLE_NAME: 'rates',
+      ACCOUNTS_TABLE_NAME: 'accounts',
+      SOURCES: 'ecb,currency-api',
+      POWERTOOLS_SERVICE_NAME: 'fxrates',
+      POWERTOOLS_METRICS_NAMESPACE: 'fxrates',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    };
+    // Round-robin, so load on the machine affects every bundle alike.
+    const times = new Map<string, number[]>(built.map((b) => [b.name, []]));
+    for (let run = 0; run < RUNS; run++) {
+      for (const b of built) times.get(b.name)?.push(requireMs(b.file, env));
+    }
+    const floor = built.find((b) => b.name === FLOOR);
+    const floorMs = median(times.get(FLOOR) ?? []);
+    console.log(
+      `${RUNS} fresh processes per bundle (node --enable-source-maps); floor = DynamoDBDocumentClient only: ` +
+        `${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
+    );
+    console.log('function     bundle      size budget   init (median)  × floor  init budget  largest parts');
+    let within = 0;
+    for (const b of built.filter((x) => x.name !== FLOOR)) {
+      const ms = median(times.get(b.name) ?? []);
+      const ratio = ms / floorMs;
+      const sizeOk = b.bytes < SIZE_BUDGET_BYTES;
+      const initOk = ratio < INIT_BUDGET_RATIO;
+      if (sizeOk && initOk) within++;
+      console.log(
+        [
+          b.name.padEnd(12),
+          kb(b.bytes).padStart(9),
+          (sizeOk ? 'ok' : 'OVER').padStart(13),
+          `${ms.toFixed(1)} ms`.padStart(15),
+          ratio.toFixed(2).padStart(8),
+          (initOk ? 'ok' : 'OVER').padStart(12),
+          `  ${b.top.map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ')}`,
+        ].join(''),
+      );
+    }
+    console.log(
+      `budgets: size < ${kb(SIZE_BUDGET_BYTES)}, init < ${INIT_BUDGET_RATIO} × floor (${(floorMs * INIT_BUDGET_RATIO).toFixed(1)} ms); ` +
+        `${within}/${FUNCTION_DIRS.length} functions within both`,
+    );
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}

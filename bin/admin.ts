@@ -1,0 +1,20 @@
+/**
+ * `npm run --silent admin -- <noun> <verb>`: manages accounts and API keys in the local store or on AWS.
+ * The SDK is loaded only after its node-version warning is switched off, so `--json` output stays one object.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+async function main(): Promise<void> {
+  const { runAdmin } = await import('../lambdas/core/admin/cli');
+  process.exitCode = await runAdmin(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 3;
+});

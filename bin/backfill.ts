@@ -1,0 +1,227 @@
+/**
+ * `npm run backfill -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--source ecb|currency-api] [--offline]`
+ *
+ * Loads history into the rates table with BatchWriteItem, writing only days that are new or changed. Online it
+ * fetches the ECB full-history zip and currency-api days (default: the last 30) from the configured URLs;
+ * `--offline` reads the bundled `data/`. Target: `RATES_TABLE_NAME` on AWS (region from the AWS environment), or
+ * else the local store under FXRATES_DATA_DIR (the running server's DynamoDB, or an embedded one started here).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { addDays, formatDay, isValidDay } from '../lambdas/core/domain/dates';
+import type { SourceId } from '../lambdas/core/domain/rates';
+import {
+  currencyApiRangeFetcher,
+  ecbFetcher,
+  type SourceFetcher,
+  sourceUrlsFromEnv,
+} from '../lambdas/core/ingest/fetchers';
+import { type IngestLog, type IngestResult, ingestDays, runIngestion } from '../lambdas/core/ingest/ingest';
+import { type RunningDynalite, startDynalite } from '../lambdas/core/local/dynalite-server';
+import { localDataDir, localTableNames, runningEndpoint } from '../lambdas/core/local/local-store';
+import { bundledFiles, readBundledDays } from '../lambdas/core/sources/bundled';
+import { createDocumentClient } from '../lambdas/core/store/clients';
+import { createTable } from '../lambdas/core/store/create-tables';
+import { RatesStore } from '../lambdas/core/store/rates-store';
+import { RATES_TABLE } from '../lambdas/core/store/tables';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const USAGE =
+  'usage: npm run backfill -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--source ecb|currency-api] [--offline]';
+/** Online currency-api backfills fetch one file per day; without --from they cover this many recent days. */
+const DEFAULT_CURRENCY_API_DAYS = 30;
+const FETCH_TIMEOUT_MS = 30_000;
+
+class UsageError extends Error {}
+
+interface BackfillArgs {
+  from?: string;
+  to?: string;
+  sources: SourceId[];
+  offline: boolean;
+}
+
+export function parseBackfillArgs(argv: readonly string[]): BackfillArgs {
+  let values: { from?: string; to?: string; source?: string; offline?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        from: { type: 'string' },
+        to: { type: 'string' },
+        source: { type: 'string' },
+        offline: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) throw new UsageError('');
+  for (const name of ['from', 'to'] as const) {
+    const value = values[name];
+    if (value !== undefined && !isValidDay(value)) {
+      throw new UsageError(`--${name} must be a calendar day YYYY-MM-DD, got '${value}'`);
+    }
+  }
+  if (values.from && values.to && values.from > values.to) {
+    throw new UsageError(`--from ${values.from} is after --to ${values.to}`);
+  }
+  if (values.source !== undefined && values.source !== 'ecb' && values.source !== 'currency-api') {
+    throw new UsageError(`--source must be ecb or currency-api, got '${values.source}'`);
+  }
+  return {
+    ...(values.from ? { from: values.from } : {}),
+    ...(values.to ? { to: values.to } : {}),
+    sources: values.source ? [values.source as SourceId] : ['ecb', 'currency-api'],
+    offline: values.offline === true,
+  };
+}
+
+interface Target {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  description: string;
+  close(): Promise<void>;
+}
+
+async function listening(endpoint: string): Promise<boolean> {
+  try {
+    const response = await fetch(endpoint, { method: 'POST', signal: AbortSignal.timeout(1000) });
+    await response.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function openTarget(): Promise<Target> {
+  const awsTable = process.env[RATES_TABLE.envVar];
+  if (awsTable) {
+    if (!process.env.DYNAMODB_ENDPOINT && !process.env.AWS_REGION && !process.env.AWS_DEFAULT_REGION) {
+      throw new UsageError(`${RATES_TABLE.envVar} targets AWS: set AWS_REGION too`);
+    }
+    return {
+      client: createDocumentClient(),
+      tableName: awsTable,
+      description: `table ${awsTable}`,
+      close: async () => {},
+    };
+  }
+  const dataDir = localDataDir();
+  const tableName = localTableNames().rates;
+  const advertised = runningEndpoint(dataDir);
+  let embedded: RunningDynalite | undefined;
+  let endpoint: string;
+  if (advertised && (await listening(advertised))) {
+    endpoint = advertised;
+  } else {
+    mkdirSync(dataDir, { recursive: true });
+    embedded = await startDynalite({ path: join(dataDir, 'dynalite') });
+    endpoint = embedded.endpoint;
+  }
+  const client = createDocumentClient(endpoint);
+  await createTable(client, RATES_TABLE, tableName);
+  const running = embedded;
+  return {
+    client,
+    tableName,
+    description: `local ${running ? 'embedded store' : 'running server'} in ${dataDir}`,
+    close: async () => {
+      client.destroy();
+      await running?.close();
+    },
+  };
+}
+
+const consoleLog: IngestLog = {
+  info: () => {},
+  warn: (message, details) => console.warn(`${message}: ${JSON.stringify(details)}`),
+};
+
+async function backfill(args: BackfillArgs, store: RatesStore): Promise<IngestResult> {
+  const today = formatDay(Date.now());
+  const inRange = (date: string) => (!args.from || date >= args.from) && (!args.to || date <= args.to);
+  if (args.offline) {
+    const bundled = readBundledDays(bundledFiles(), { from: args.from, to: args.to });
+    const days = [
+      ...(args.sources.includes('ecb') ? bundled.ecb : []),
+      ...(args.sources.includes('currency-api') ? bundled.currencyApi : []),
+    ];
+    const reports = Object.fromEntries(
+      args.sources.map((id) => [
+        id,
+        { status: 'ok' as const, days: days.filter((d) => d.source === id).length, warnings: [] },
+      ]),
+    );
+    return ingestDays(store, { days, reports, log: consoleLog });
+  }
+  const plan = { urls: sourceUrlsFromEnv(), timeoutMs: FETCH_TIMEOUT_MS, mode: 'history' as const };
+  const fetchers: SourceFetcher[] = args.sources.map((id) => {
+    if (id === 'ecb') {
+      const ecb = ecbFetcher(plan);
+      return {
+        id,
+        fetch: async () => {
+          const fetched = await ecb.fetch();
+          return { ...fetched, days: fetched.days.filter((d) => inRange(d.date)) };
+        },
+      };
+    }
+    const to = args.to && args.to < today ? args.to : today;
+    return currencyApiRangeFetcher(plan, args.from ?? addDays(to, -(DEFAULT_CURRENCY_API_DAYS - 1)), to);
+  });
+  return runIngestion({ store, fetchers, log: consoleLog });
+}
+
+export function summaryLine(args: BackfillArgs, result: IngestResult, target: string, seconds: number): string {
+  const delivered = Object.entries(result.sources)
+    .map(([id, report]) => (report.status === 'ok' ? `${id} ${report.days} days` : `${id} FAILED (${report.error})`))
+    .join(', ');
+  const latest = result.latest
+    ? `LATEST ${result.latest.date}${result.latestWritten ? ' (updated)' : ''}`
+    : 'no LATEST';
+  return (
+    `backfill ${args.offline ? 'offline' : 'online'}: ${delivered}; ${result.daysWritten} days written, ` +
+    `${result.daysUnchanged} unchanged, ${result.rejections.length} rejected; ${latest}; ` +
+    `${target}; ${seconds.toFixed(1)} s`
+  );
+}
+
+async function main(): Promise<number> {
+  let args: BackfillArgs;
+  try {
+    args = parseBackfillArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message) console.error(`backfill: ${error.message}`);
+    console.error(USAGE);
+    return error.message ? 2 : 0;
+  }
+  const started = Date.now();
+  const target = await openTarget();
+  try {
+    const result = await backfill(args, new RatesStore(target.client, target.tableName));
+    console.log(summaryLine(args, result, target.description, (Date.now() - started) / 1000));
+    return result.status === 'ok' ? 0 : 1;
+  } finally {
+    await target.close();
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`backfill failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}

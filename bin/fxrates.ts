@@ -1,0 +1,5 @@
+/** The CDK app: `npm run synth`, `npx cdk deploy --all`. Context flags are described in the README. */
+import { App } from 'aws-cdk-lib';
+import { buildApp } from '../lib/app';
+
+buildApp(new App());

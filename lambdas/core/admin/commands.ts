@@ -1,0 +1,136 @@
+import { PLANS, resolveLimits } from '../domain/plans';
+import type { Account, AccountsStore, ApiKeyRecord } from '../store/accounts-store';
+import type { AdminCommand } from './args';
+
+/** What a command prints: the one JSON object for `--json`, and the lines for people otherwise. */
+export interface CommandOutput {
+  json: Record<string, unknown>;
+  lines: string[];
+}
+
+export type AdminStore = Pick<
+  AccountsStore,
+  'createAccount' | 'getAccount' | 'setStatus' | 'verify' | 'setPlan' | 'createKey' | 'listKeys' | 'revokeKey'
+>;
+
+export function accountJson(account: Account): Record<string, unknown> {
+  const limits = resolveLimits(account.plan, account.overrides);
+  return {
+    account_id: account.accountId,
+    plan: account.plan,
+    status: account.status,
+    verified: account.verified,
+    email: account.email ?? null,
+    active_keys: account.activeKeys,
+    created_at: account.createdAt,
+    limits: {
+      monthly_limit: limits.monthlyLimit,
+      per_minute: limits.perMinute,
+      overflow_allowed: limits.overflowAllowed,
+      overflow_percent: limits.overflowPercent,
+      max_active_keys: limits.maxActiveKeys,
+    },
+  };
+}
+
+function accountLines(account: Account): string[] {
+  const limits = resolveLimits(account.plan, account.overrides);
+  const overflow = limits.overflowAllowed ? `overflow ${limits.overflowPercent}%` : 'no overflow';
+  const maxKeys = limits.maxActiveKeys === null ? 'unlimited' : `at most ${limits.maxActiveKeys}`;
+  return [
+    `  plan      ${PLANS[account.plan].name}: ${limits.monthlyLimit} a month, ${limits.perMinute} a minute, ${overflow}`,
+    `  status    ${account.status}, ${account.verified ? 'verified' : 'not verified'}`,
+    `  email     ${account.email ?? '-'}`,
+    `  keys      ${account.activeKeys} active (${maxKeys})`,
+    `  created   ${account.createdAt}`,
+  ];
+}
+
+function keyJson(key: ApiKeyRecord): Record<string, unknown> {
+  return { key_id: key.keyId, name: key.name, created_at: key.createdAt, revoked_at: key.revokedAt ?? null };
+}
+
+function keyTable(keys: readonly ApiKeyRecord[]): string[] {
+  const rows = [
+    ['KEY ID', 'NAME', 'CREATED', 'REVOKED'],
+    ...keys.map((k) => [k.keyId, k.name, k.createdAt, k.revokedAt ?? '-']),
+  ];
+  const widths = [0, 1, 2].map((col) => Math.max(...rows.map((row) => (row[col] ?? '').length)));
+  return rows.map((row) =>
+    row
+      .map((cell, col) => cell.padEnd(widths[col] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** Runs one parsed command against the store; refusals surface as the store's AccountsError subclasses. */
+export async function runCommand(command: AdminCommand, store: AdminStore): Promise<CommandOutput> {
+  switch (command.kind) {
+    case 'account-create': {
+      const account = await store.createAccount(command.input);
+      return {
+        json: { account_id: account.accountId },
+        lines: [`Created account ${account.accountId}.`, ...accountLines(account)],
+      };
+    }
+    case 'account-show': {
+      const account = await store.getAccount(command.accountId);
+      return { json: accountJson(account), lines: [`Account ${account.accountId}`, ...accountLines(account)] };
+    }
+    case 'account-suspend':
+    case 'account-resume': {
+      const suspend = command.kind === 'account-suspend';
+      const account = await store.setStatus(command.accountId, suspend ? 'suspended' : 'active');
+      const what = suspend ? 'Suspended' : 'Resumed';
+      return { json: accountJson(account), lines: [`${what} account ${account.accountId}.`, ...accountLines(account)] };
+    }
+    case 'account-verify': {
+      const account = await store.verify(command.accountId);
+      return {
+        json: accountJson(account),
+        lines: [`Verified account ${account.accountId}.`, ...accountLines(account)],
+      };
+    }
+    case 'account-set-plan': {
+      const account = await store.setPlan(command.accountId, command.plan);
+      const lines = [`Account ${account.accountId} is now on the ${PLANS[account.plan].name} plan.`];
+      const max = PLANS[account.plan].maxActiveKeys;
+      if (max !== null && account.activeKeys > max) {
+        lines.push(
+          `It keeps its ${account.activeKeys} active keys; no new key can be created until fewer than ${max} are active.`,
+        );
+      }
+      return { json: accountJson(account), lines: [...lines, ...accountLines(account)] };
+    }
+    case 'key-create': {
+      const created = await store.createKey(command.accountId, command.name);
+      return {
+        json: { key: created.key, key_id: created.keyId },
+        lines: [
+          `Created key ${created.keyId} ('${created.record.name}') for account ${command.accountId}.`,
+          created.key,
+          'Store this key now: it is shown only this once.',
+        ],
+      };
+    }
+    case 'key-list': {
+      const keys = await store.listKeys(command.accountId);
+      return {
+        json: { keys: keys.map(keyJson) },
+        lines: keys.length === 0 ? [`Account ${command.accountId} has no keys.`] : keyTable(keys),
+      };
+    }
+    case 'key-revoke': {
+      const { key, alreadyRevoked } = await store.revokeKey(command.keyId);
+      return {
+        json: { ...keyJson(key), account_id: key.accountId, already_revoked: alreadyRevoked },
+        lines: [
+          alreadyRevoked
+            ? `Key ${key.keyId} was already revoked at ${key.revokedAt}; nothing changed.`
+            : `Revoked key ${key.keyId} of account ${key.accountId} at ${key.revokedAt}.`,
+        ],
+      };
+    }
+  }
+}

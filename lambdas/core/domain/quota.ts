@@ -1,0 +1,281 @@
+/**
+ * Quota and rate-limit arithmetic of the API contract: effective limits, the UTC minute and month windows, the
+ * quota report, the outcome of one admission (`MeterState`) and the headers it renders into. Pure: every function
+ * takes the instant it is about; the usage store and the authorizer supply the clock.
+ */
+import * as z from 'zod';
+import { formatTimestamp } from './dates';
+import type { PlanLimits } from './plans';
+
+/** An instant, as a Date or as epoch milliseconds. */
+export type Instant = Date | number;
+
+const MINUTE_MS = 60_000;
+
+function toMs(at: Instant): number {
+  return typeof at === 'number' ? at : at.getTime();
+}
+
+function pad(value: number, width = 2): string {
+  return String(value).padStart(width, '0');
+}
+
+/** Seconds from `at` until `end`, rounded up so that waiting that long always reaches the reset. */
+function secondsUntil(end: number, at: number): number {
+  return Math.ceil((end - at) / 1000);
+}
+
+// --- limits -------------------------------------------------------------------------------------------------------
+
+export type OverflowLimits = Pick<PlanLimits, 'monthlyLimit' | 'overflowAllowed' | 'overflowPercent'>;
+
+/** The overflow percentage in force: 0 when overflow is not allowed, else the plan's value kept within 0..100. */
+export function overflowPercentOf(limits: OverflowLimits): number {
+  if (!limits.overflowAllowed) return 0;
+  return Math.min(100, Math.max(0, Math.trunc(limits.overflowPercent)));
+}
+
+/** `base + floor(base × overflow_percent / 100)` when overflow is allowed, else `base`. */
+export function effectiveLimit(limits: OverflowLimits): number {
+  const base = limits.monthlyLimit;
+  return base + Math.floor((base * overflowPercentOf(limits)) / 100);
+}
+
+// --- windows ------------------------------------------------------------------------------------------------------
+
+/** Start of the UTC calendar month containing `at`, shifted by `offsetMonths` whole months. */
+export function monthStartMs(at: Instant, offsetMonths = 0): number {
+  const d = new Date(toMs(at));
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + offsetMonths, 1);
+}
+
+/** `YYYY-MM` of the UTC month: the month part of the usage item's key. */
+export function monthKey(at: Instant): string {
+  const d = new Date(toMs(at));
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}`;
+}
+
+/** Length of the calendar month containing `at`, in seconds (the month policy's `w`). */
+export function monthLengthSeconds(at: Instant): number {
+  return (monthStartMs(at, 1) - monthStartMs(at)) / 1000;
+}
+
+/** Seconds until the month's quota resets, at least 1. */
+export function secondsUntilMonthReset(at: Instant): number {
+  const ms = toMs(at);
+  return secondsUntil(monthStartMs(ms, 1), ms);
+}
+
+/** `resets_at` of the quota report: the first day of the next month, 00:00:00Z. */
+export function resetsAt(at: Instant): string {
+  return formatTimestamp(monthStartMs(at, 1));
+}
+
+export function minuteStartMs(at: Instant): number {
+  const ms = toMs(at);
+  return ms - (((ms % MINUTE_MS) + MINUTE_MS) % MINUTE_MS);
+}
+
+/** `YYYY-MM-DDTHH:MM` of the UTC calendar minute. */
+export function minuteKey(at: Instant): string {
+  return new Date(minuteStartMs(at)).toISOString().slice(0, 16);
+}
+
+/** Index of the minute within its month (0 at the 1st, 00:00): a short, unique name inside one usage item. */
+export function minuteOfMonth(at: Instant): number {
+  const ms = toMs(at);
+  return Math.floor((ms - monthStartMs(ms)) / MINUTE_MS);
+}
+
+/** Seconds until the minute window resets: 1 to 60. */
+export function secondsUntilMinuteReset(at: Instant): number {
+  const ms = toMs(at);
+  return secondsUntil(minuteStartMs(ms) + MINUTE_MS, ms);
+}
+
+// --- quota report -------------------------------------------------------------------------------------------------
+
+export interface QuotaReport {
+  plan: string;
+  quota: {
+    base_limit: number;
+    effective_limit: number;
+    used: number;
+    remaining: number;
+    overflow_allowed: boolean;
+    overflow_percent: number;
+  };
+  resets_at: string;
+}
+
+/** The `data` of GET /v1/quota; the endpoint adds `meta.timestamp`. */
+export function quotaReport(limits: PlanLimits, monthUsed: number, now: Instant): QuotaReport {
+  const effective = effectiveLimit(limits);
+  return {
+    plan: limits.name,
+    quota: {
+      base_limit: limits.monthlyLimit,
+      effective_limit: effective,
+      used: monthUsed,
+      remaining: Math.max(0, effective - monthUsed),
+      overflow_allowed: limits.overflowAllowed,
+      overflow_percent: overflowPercentOf(limits),
+    },
+    resets_at: resetsAt(now),
+  };
+}
+
+// --- admission ----------------------------------------------------------------------------------------------------
+
+export const METER_VERDICTS = ['admitted', 'rate-limit-exceeded', 'quota-exceeded'] as const;
+export type MeterVerdict = (typeof METER_VERDICTS)[number];
+
+/**
+ * The outcome of one admission. For an admitted request the counts include it; for a refused one they are the
+ * counts that refused it (a refusal counts nothing).
+ */
+export interface MeterState {
+  verdict: MeterVerdict;
+  /** The `plan` field of the quota report, e.g. `Pro`. */
+  plan: string;
+  minuteLimit: number;
+  minuteUsed: number;
+  /** The month's effective limit (base plus overflow). */
+  monthLimit: number;
+  monthUsed: number;
+  /** The instant of the admission, epoch milliseconds; the windows in the headers are the ones around it. */
+  at: number;
+}
+
+export interface UsageCounts {
+  minuteUsed: number;
+  monthUsed: number;
+}
+
+/**
+ * Whether one more request fits, given the counts before it. When the month is used up the verdict is
+ * `quota-exceeded` even if the minute is too: waiting for the minute to reset would not help.
+ */
+export function decideAdmission(
+  before: UsageCounts,
+  limits: { minuteLimit: number; monthLimit: number },
+  countsTowardMonth: boolean,
+): MeterVerdict {
+  if (countsTowardMonth && before.monthUsed >= limits.monthLimit) return 'quota-exceeded';
+  if (before.minuteUsed >= limits.minuteLimit) return 'rate-limit-exceeded';
+  return 'admitted';
+}
+
+interface Policy {
+  name: 'minute' | 'month';
+  remaining: number;
+  resetSeconds: number;
+}
+
+function policies(state: MeterState): [Policy, Policy] {
+  return [
+    {
+      name: 'minute',
+      remaining: Math.max(0, state.minuteLimit - state.minuteUsed),
+      resetSeconds: secondsUntilMinuteReset(state.at),
+    },
+    {
+      name: 'month',
+      remaining: Math.max(0, state.monthLimit - state.monthUsed),
+      resetSeconds: secondsUntilMonthReset(state.at),
+    },
+  ];
+}
+
+/**
+ * The six rate-limit headers of the contract. `RateLimit` names the policy with the fewest remaining requests;
+ * on a tie it names the month, because when both run out together only the month's reset restores service.
+ */
+export function rateLimitHeaders(state: MeterState): Record<string, string> {
+  const [minute, month] = policies(state);
+  const binding = minute.remaining < month.remaining ? minute : month;
+  return {
+    'X-RateLimit-Limit-Minute': String(state.minuteLimit),
+    'X-RateLimit-Remaining-Minute': String(minute.remaining),
+    'X-RateLimit-Limit-Month': String(state.monthLimit),
+    'X-RateLimit-Remaining-Month': String(month.remaining),
+    'RateLimit-Policy': `"minute";q=${state.minuteLimit};w=60, "month";q=${state.monthLimit};w=${monthLengthSeconds(state.at)}`,
+    RateLimit: `"${binding.name}";r=${binding.remaining};t=${binding.resetSeconds}`,
+  };
+}
+
+/** `Retry-After` of a 429: seconds until the violated window resets, at least 1; undefined when admitted. */
+export function retryAfterSeconds(state: MeterState): number | undefined {
+  switch (state.verdict) {
+    case 'admitted':
+      return undefined;
+    case 'rate-limit-exceeded':
+      return Math.max(1, secondsUntilMinuteReset(state.at));
+    case 'quota-exceeded':
+      return Math.max(1, secondsUntilMonthReset(state.at));
+  }
+}
+
+// --- authorizer context -------------------------------------------------------------------------------------------
+
+/** Authorizer context keys; prefixed so they cannot collide with the authorizer's own entries. */
+export const METER_CONTEXT_KEYS = {
+  verdict: 'm_verdict',
+  plan: 'm_plan',
+  minuteLimit: 'm_min_limit',
+  minuteUsed: 'm_min_used',
+  monthLimit: 'm_mon_limit',
+  monthUsed: 'm_mon_used',
+  at: 'm_at',
+} as const satisfies Record<keyof MeterState, string>;
+
+// API Gateway stringifies context values; numbers are accepted too, so a host that passes them through still works.
+const CountSchema = z.union([
+  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+]);
+
+const MeterContextSchema = z.object({
+  [METER_CONTEXT_KEYS.verdict]: z.enum(METER_VERDICTS),
+  [METER_CONTEXT_KEYS.plan]: z.string().min(1).max(64),
+  [METER_CONTEXT_KEYS.minuteLimit]: CountSchema,
+  [METER_CONTEXT_KEYS.minuteUsed]: CountSchema,
+  [METER_CONTEXT_KEYS.monthLimit]: CountSchema,
+  [METER_CONTEXT_KEYS.monthUsed]: CountSchema,
+  [METER_CONTEXT_KEYS.at]: CountSchema,
+});
+
+/** The state as authorizer context: string values only, as API Gateway passes them on. */
+export function toAuthorizerContext(state: MeterState): Record<string, string> {
+  return {
+    [METER_CONTEXT_KEYS.verdict]: state.verdict,
+    [METER_CONTEXT_KEYS.plan]: state.plan,
+    [METER_CONTEXT_KEYS.minuteLimit]: String(state.minuteLimit),
+    [METER_CONTEXT_KEYS.minuteUsed]: String(state.minuteUsed),
+    [METER_CONTEXT_KEYS.monthLimit]: String(state.monthLimit),
+    [METER_CONTEXT_KEYS.monthUsed]: String(state.monthUsed),
+    [METER_CONTEXT_KEYS.at]: String(state.at),
+  };
+}
+
+/** Reads the state back from an authorizer context; undefined when any entry is missing or malformed. */
+export function fromAuthorizerContext(
+  context: Readonly<Record<string, unknown>> | null | undefined,
+): MeterState | undefined {
+  if (!context) return undefined;
+  const parsed = MeterContextSchema.safeParse(context);
+  if (!parsed.success) return undefined;
+  const c = parsed.data;
+  return {
+    verdict: c[METER_CONTEXT_KEYS.verdict],
+    plan: c[METER_CONTEXT_KEYS.plan],
+    minuteLimit: c[METER_CONTEXT_KEYS.minuteLimit],
+    minuteUsed: c[METER_CONTEXT_KEYS.minuteUsed],
+    monthLimit: c[METER_CONTEXT_KEYS.monthLimit],
+    monthUsed: c[METER_CONTEXT_KEYS.monthUsed],
+    at: c[METER_CONTEXT_KEYS.at],
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The ingestion service: fetch every configured source, merge, validate, compare with what is stored and write
+ * only what changed. A second identical run writes nothing; a source that is down leaves a partial run fed by
+ * the others.
+ */
+import { type Clock, formatDay, systemClock } from '../domain/dates';
+import type { SourceId } from '../domain/rates';
+import type { SourceDay } from '../sources/source-day';
+import type { RatesStore } from '../store/rates-store';
+import type { SourceFetcher } from './fetchers';
+import { newestDate } from './merge';
+import { datesToRead, reconcile } from './reconcile';
+import type { Rejection } from './validate';
+
+/** The subset of a logger ingestion uses; Powertools Logger and a console adapter both fit. */
+export interface IngestLog {
+  info(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
+}
+
+export const silentLog: IngestLog = { info: () => {}, warn: () => {} };
+
+export interface SourceReport {
+  status: 'ok' | 'failed';
+  /** Days the source delivered in this run. */
+  days: number;
+  newest?: string;
+  /** Why the source failed (status `failed`). */
+  error?: string;
+  /** Optional files that failed while the source still delivered. */
+  warnings: string[];
+}
+
+export interface LatestSummary {
+  date: string;
+  publishedAt: string;
+  /** Codes in LATEST, EUR included. */
+  currencies: number;
+}
+
+export interface IngestResult {
+  /** `partial`: at least one source failed and at least one delivered. `failed`: none delivered. */
+  status: 'ok' | 'partial' | 'failed';
+  daysWritten: number;
+  daysUnchanged: number;
+  latestWritten: boolean;
+  /** Items written: days plus LATEST. */
+  itemsWritten: number;
+  rejections: Rejection[];
+  sources: Partial<Record<SourceId, SourceReport>>;
+  /** LATEST after the run (written now or before); undefined while nothing was ever ingested. */
+  latest?: LatestSummary;
+  durationMs: number;
+}
+
+export interface IngestDaysOptions {
+  /** Days per source; a source listed here with no days, or missing from `reports`, is treated as delivered. */
+  days: readonly SourceDay[];
+  reports: Partial<Record<SourceId, SourceReport>>;
+  clock?: Clock;
+  log?: IngestLog;
+}
+
+function summarize(latest: { date: string; publishedAt: string; rates: object } | undefined) {
+  return latest
+    ? { date: latest.date, publishedAt: latest.publishedAt, currencies: Object.keys(latest.rates).length }
+    : undefined;
+}
+
+function statusOf(reports: Partial<Record<SourceId, SourceReport>>): IngestResult['status'] {
+  const all = Object.values(reports);
+  const ok = all.filter((r) => r.status === 'ok').length;
+  if (ok === 0) return 'failed';
+  return ok === all.length ? 'ok' : 'partial';
+}
+
+/** Reconciles already fetched (or bundled) days with the store and writes what changed. */
+export async function ingestDays(store: RatesStore, options: IngestDaysOptions): Promise<IngestResult> {
+  const started = Date.now();
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? silentLog;
+  const today = formatDay(clock());
+  const storedLatest = await store.getLatest();
+  const stored = await store.getDays(
+    datesToRead(
+      options.days.map((d) => d.date),
+      storedLatest?.date,
+      today,
+    ),
+  );
+  const plan = reconcile({ fetched: options.days, stored, storedLatest, today });
+  if (plan.writes.length > 0) await store.putDays(plan.writes);
+  // LATEST goes last: it never names a day that is not stored yet.
+  if (plan.latest) await store.putLatest(plan.latest);
+  for (const rejection of plan.rejections) log.warn('rates rejected', { ...rejection });
+  const result: IngestResult = {
+    status: statusOf(options.reports),
+    daysWritten: plan.writes.length,
+    daysUnchanged: plan.unchanged,
+    latestWritten: plan.latest !== undefined,
+    itemsWritten: plan.writes.length + (plan.latest ? 1 : 0),
+    rejections: plan.rejections,
+    sources: options.reports,
+    latest: summarize(plan.finalLatest),
+    durationMs: Date.now() - started,
+  };
+  log.info('ingestion finished', {
+    status: result.status,
+    daysWritten: result.daysWritten,
+    daysUnchanged: result.daysUnchanged,
+    latestWritten: result.latestWritten,
+    rejections: result.rejections.length,
+    latest: result.latest,
+    contributing: plan.contributing,
+    sources: result.sources,
+  });
+  return result;
+}
+
+export interface RunIngestionOptions {
+  store: RatesStore;
+  fetchers: readonly SourceFetcher[];
+  clock?: Clock;
+  log?: IngestLog;
+}
+
+/** Fetches all sources concurrently, then ingests whatever arrived. */
+export async function runIngestion(options: RunIngestionOptions): Promise<IngestResult> {
+  const started = Date.now();
+  const log = options.log ?? silentLog;
+  const settled = await Promise.allSettled(options.fetchers.map((f) => f.fetch()));
+  const reports: Partial<Record<SourceId, SourceReport>> = {};
+  const days: SourceDay[] = [];
+  settled.forEach((outcome, i) => {
+    const id = (options.fetchers[i] as SourceFetcher).id;
+    if (outcome.status === 'rejected') {
+      const error = String((outcome.reason as Error)?.message ?? outcome.reason);
+      reports[id] = { status: 'failed', days: 0, error, warnings: [] };
+      log.warn('source failed', { source: id, error });
+      return;
+    }
+    const { days: delivered, warnings } = outcome.value;
+    days.push(...delivered);
+    const newest = newestDate(delivered.map((d) => d.date));
+    reports[id] = { status: 'ok', days: delivered.length, ...(newest ? { newest } : {}), warnings };
+    for (const warning of warnings) log.warn('source file failed', { source: id, error: warning });
+  });
+  if (statusOf(reports) === 'failed') {
+    const latest = await options.store.getLatest();
+    const result: IngestResult = {
+      status: 'failed',
+      daysWritten: 0,
+      daysUnchanged: 0,
+      latestWritten: false,
+      itemsWritten: 0,
+      rejections: [],
+      sources: reports,
+      latest: summarize(latest),
+      durationMs: Date.now() - started,
+    };
+    log.warn('ingestion failed: no source delivered', { sources: reports });
+    return result;
+  }
+  const result = await ingestDays(options.store, {
+    days,
+    reports,
+    ...(options.clock ? { clock: options.clock } : {}),
+    log,
+  });
+  return { ...result, durationMs: Date.now() - started };
+}

@@ -1,0 +1,104 @@
+/**
+ * Rates for the local server (`npm start`): the bundled history always (skipped when already loaded), then the
+ * live sources when asked and reachable within a short overall budget, so an offline start stays quick.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type Clock, formatTimestamp, systemClock } from '../domain/dates';
+import type { SourceId } from '../domain/rates';
+import { bundledFiles, bundledFingerprint, readBundledDays } from '../sources/bundled';
+import { RatesStore } from '../store/rates-store';
+import { fetchersFor, type SourceUrls, sourceUrlsFromEnv } from './fetchers';
+import { type IngestLog, type IngestResult, ingestDays, type LatestSummary, runIngestion, silentLog } from './ingest';
+import { readBundledMarker, writeBundledMarker } from './load-marker';
+
+/** Overall budget for the live attempt: every live fetch of the start shares it. */
+export const DEFAULT_LOCAL_LIVE_TIMEOUT_MS = 3000;
+
+export interface LocalLoadOptions {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  /** Try the live sources after the bundled data. */
+  live: boolean;
+  timeoutMs?: number;
+  log?: IngestLog;
+  /** The bundled data folder; the repository's `data/` by default. */
+  dataDir?: string;
+  /** Live source URLs; from the environment (ECB_BASE_URL, ...) by default. */
+  urls?: SourceUrls;
+  sources?: readonly SourceId[];
+  clock?: Clock;
+}
+
+export interface LocalLoadResult {
+  /** `live` when at least one live source delivered; otherwise the bundled data is what is served. */
+  used: 'live' | 'bundled';
+  bundled: {
+    /** False when the same bundled data had been loaded before (a restart). */
+    loaded: boolean;
+    daysWritten: number;
+    rejections: number;
+  };
+  live?: Pick<IngestResult, 'status' | 'daysWritten' | 'sources'>;
+  /** Items written in total (days and LATEST). */
+  itemsWritten: number;
+  latest?: LatestSummary;
+  durationMs: number;
+}
+
+export async function loadRatesForLocal(options: LocalLoadOptions): Promise<LocalLoadResult> {
+  const started = Date.now();
+  const log = options.log ?? silentLog;
+  const clock = options.clock ?? systemClock;
+  const store = new RatesStore(options.client, options.tableName);
+  const files = bundledFiles(options.dataDir);
+  const fingerprint = bundledFingerprint(files);
+  const result: LocalLoadResult = {
+    used: 'bundled',
+    bundled: { loaded: false, daysWritten: 0, rejections: 0 },
+    itemsWritten: 0,
+    durationMs: 0,
+  };
+  let latest: LatestSummary | undefined;
+  if ((await readBundledMarker(options.client, options.tableName)) !== fingerprint) {
+    const bundled = readBundledDays(files);
+    const reports = {
+      ecb: { status: 'ok' as const, days: bundled.ecb.length, warnings: [] },
+      'currency-api': { status: 'ok' as const, days: bundled.currencyApi.length, warnings: [] },
+    };
+    const ingested = await ingestDays(store, {
+      days: [...bundled.ecb, ...bundled.currencyApi],
+      reports,
+      clock,
+      log,
+    });
+    await writeBundledMarker(options.client, options.tableName, fingerprint, formatTimestamp(clock()));
+    result.bundled = { loaded: true, daysWritten: ingested.daysWritten, rejections: ingested.rejections.length };
+    result.itemsWritten += ingested.itemsWritten;
+    latest = ingested.latest;
+  }
+  if (options.live) {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_LOCAL_LIVE_TIMEOUT_MS;
+    const fetchers = fetchersFor(options.sources ?? ['ecb', 'currency-api'], {
+      urls: options.urls ?? sourceUrlsFromEnv(),
+      timeoutMs,
+      mode: 'scheduled',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const live = await runIngestion({ store, fetchers, clock, log });
+    result.live = { status: live.status, daysWritten: live.daysWritten, sources: live.sources };
+    result.itemsWritten += live.itemsWritten;
+    if (live.status !== 'failed') result.used = 'live';
+    latest = live.latest;
+  }
+  if (!latest) {
+    const stored = await store.getLatest();
+    latest = stored && {
+      date: stored.date,
+      publishedAt: stored.publishedAt,
+      currencies: Object.keys(stored.rates).length,
+    };
+  }
+  if (latest) result.latest = latest;
+  result.durationMs = Date.now() - started;
+  return result;
+}

@@ -1,0 +1,574 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { generateApiKey, hashApiKey, type RandomBytes } from '../domain/api-key';
+import { formatTimestamp } from '../domain/dates';
+import { isPlanId, type LimitOverrides, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
+import { accountKey, apiKeyKey } from './tables';
+
+export type AccountStatus = 'active' | 'suspended';
+
+export interface Account {
+  accountId: string;
+  plan: PlanId;
+  status: AccountStatus;
+  verified: boolean;
+  email?: string;
+  overrides: LimitOverrides;
+  /** Keys created and not revoked; the counter that enforces the plan's key limit. */
+  activeKeys: number;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  keyId: string;
+  accountId: string;
+  name: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
+export interface CreatedKey {
+  /** The full key: returned here once and never stored. */
+  key: string;
+  keyId: string;
+  record: ApiKeyRecord;
+}
+
+export interface RevokeResult {
+  key: ApiKeyRecord;
+  /** True when the key had been revoked before; nothing was changed then. */
+  alreadyRevoked: boolean;
+}
+
+export interface CreateAccountInput {
+  plan: PlanId;
+  email?: string;
+  overrides?: LimitOverrides;
+  verified: boolean;
+  /** A chosen id (e.g. for fixed demo accounts); a random `acc_…` id otherwise. */
+  accountId?: string;
+}
+
+export interface AccountsStoreDeps {
+  clock: () => Date;
+  randomBytes: RandomBytes;
+  newId?: (kind: 'account' | 'key') => string;
+}
+
+export const DEFAULT_KEY_NAME = 'default';
+const ID_RANDOM_LENGTH = 16;
+const KEY_INDEX_BY_ACCOUNT = 'keys-by-account';
+const KEY_INDEX_BY_ID = 'keys-by-id';
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Echoes an identifier in a message only as a short printable token. */
+function printable(value: string): string {
+  const clean = value.replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
+}
+
+/** A refusal of an accounts or keys operation; `code` is stable for scripts, the message is one human line. */
+export class AccountsError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AccountsError';
+  }
+}
+
+export class UnknownAccountError extends AccountsError {
+  constructor(accountId: string) {
+    super('unknown-account', `Account '${printable(accountId)}' does not exist.`);
+    this.name = 'UnknownAccountError';
+  }
+}
+
+export class AccountExistsError extends AccountsError {
+  constructor(accountId: string) {
+    super('account-exists', `Account '${printable(accountId)}' already exists.`);
+    this.name = 'AccountExistsError';
+  }
+}
+
+export class AccountNotVerifiedError extends AccountsError {
+  constructor(accountId: string) {
+    super('account-not-verified', `Account '${printable(accountId)}' is not verified; verify it before creating keys.`);
+    this.name = 'AccountNotVerifiedError';
+  }
+}
+
+export class AccountSuspendedError extends AccountsError {
+  constructor(accountId: string) {
+    super('account-suspended', `Account '${printable(accountId)}' is suspended; resume it before creating keys.`);
+    this.name = 'AccountSuspendedError';
+  }
+}
+
+export class KeyLimitReachedError extends AccountsError {
+  constructor(accountId: string, plan: PlanId, max: number) {
+    const keys = max === 1 ? '1 active key' : `${max} active keys`;
+    super(
+      'key-limit-reached',
+      `Account '${printable(accountId)}' already has ${keys}, the most the ${PLANS[plan].name} plan allows; revoke one or change the plan.`,
+    );
+    this.name = 'KeyLimitReachedError';
+  }
+}
+
+export class UnknownKeyError extends AccountsError {
+  constructor(keyId: string) {
+    super('unknown-key', `Key '${printable(keyId)}' does not exist.`);
+    this.name = 'UnknownKeyError';
+  }
+}
+
+export class InvalidAccountInputError extends AccountsError {
+  constructor(message: string) {
+    super('invalid-input', message);
+    this.name = 'InvalidAccountInputError';
+  }
+}
+
+const PlanIdSchema = z.custom<PlanId>((value) => typeof value === 'string' && isPlanId(value), {
+  message: `plan must be one of ${PLAN_IDS.join(', ')}`,
+});
+
+export const LimitOverridesSchema = z
+  .object({
+    monthlyLimit: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    perMinute: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    overflowPercent: z.number().int().min(0).max(100).optional(),
+    overflowAllowed: z.boolean().optional(),
+  })
+  .strict();
+
+export const AccountIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, {
+  message: 'account ids are 1 to 64 characters of letters, digits, _ and -',
+});
+
+export const KeyNameSchema = z
+  .string()
+  .trim()
+  .min(1, { message: 'a key name must not be empty' })
+  .max(64, { message: 'a key name has at most 64 characters' })
+  .regex(/^[\x20-\x7e]+$/, { message: 'a key name consists of printable ASCII characters' });
+
+const CreateAccountInputSchema = z.object({
+  plan: PlanIdSchema,
+  email: z.email({ message: 'the email address is not valid' }).max(254).optional(),
+  overrides: LimitOverridesSchema.optional(),
+  verified: z.boolean(),
+  accountId: AccountIdSchema.optional(),
+});
+
+const StoredOverridesSchema = z.object({
+  monthly_limit: z.number().optional(),
+  per_minute: z.number().optional(),
+  overflow_percent: z.number().optional(),
+  overflow_allowed: z.boolean().optional(),
+});
+
+const AccountItemSchema = z.object({
+  account_id: z.string(),
+  plan: PlanIdSchema,
+  status: z.enum(['active', 'suspended']),
+  verified: z.boolean(),
+  email: z.string().optional(),
+  overrides: StoredOverridesSchema.optional(),
+  active_keys: z.number(),
+  created_at: z.string(),
+});
+
+const KeyItemSchema = z.object({
+  key_id: z.string(),
+  key_account_id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  revoked_at: z.string().optional(),
+});
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid input';
+  const path = issue.path.join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+function accountFromItem(item: Record<string, unknown>): Account {
+  const parsed = AccountItemSchema.parse(item);
+  const stored = parsed.overrides ?? {};
+  const overrides: LimitOverrides = {};
+  if (stored.monthly_limit !== undefined) overrides.monthlyLimit = stored.monthly_limit;
+  if (stored.per_minute !== undefined) overrides.perMinute = stored.per_minute;
+  if (stored.overflow_percent !== undefined) overrides.overflowPercent = stored.overflow_percent;
+  if (stored.overflow_allowed !== undefined) overrides.overflowAllowed = stored.overflow_allowed;
+  const account: Account = {
+    accountId: parsed.account_id,
+    plan: parsed.plan,
+    status: parsed.status,
+    verified: parsed.verified,
+    overrides,
+    activeKeys: parsed.active_keys,
+    createdAt: parsed.created_at,
+  };
+  if (parsed.email !== undefined) account.email = parsed.email;
+  return account;
+}
+
+function keyFromItem(item: Record<string, unknown>): ApiKeyRecord {
+  const parsed = KeyItemSchema.parse(item);
+  const record: ApiKeyRecord = {
+    keyId: parsed.key_id,
+    accountId: parsed.key_account_id,
+    name: parsed.name,
+    createdAt: parsed.created_at,
+  };
+  if (parsed.revoked_at !== undefined) record.revokedAt = parsed.revoked_at;
+  return record;
+}
+
+function storedOverrides(overrides: LimitOverrides): z.infer<typeof StoredOverridesSchema> {
+  return {
+    monthly_limit: overrides.monthlyLimit,
+    per_minute: overrides.perMinute,
+    overflow_percent: overrides.overflowPercent,
+    overflow_allowed: overrides.overflowAllowed,
+  };
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Bytes of 248 and above are discarded so that every character is equally likely. */
+function randomBase62(length: number, randomBytes: RandomBytes): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return (
+    error instanceof ConditionalCheckFailedException ||
+    (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
+  );
+}
+
+/** Plans with a key limit, each becoming one clause of the reservation condition. */
+const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
+  const max = PLANS[plan].maxActiveKeys;
+  return max === null ? [] : [{ plan, max }];
+});
+
+/**
+ * Adapts the `ACCOUNT#` and `KEY#` items of the accounts table. Works on DynamoDB, DynamoDB Local and dynalite,
+ * so it uses no transactions: the key limit is enforced by one conditional update of the account's `active_keys`
+ * counter, which is atomic on every backend.
+ *
+ * Changing the plan never touches existing keys: an account moved from Pro to Free with two active keys keeps both
+ * working and simply cannot create another until it is below the Free limit.
+ */
+export class AccountsStore {
+  private readonly newId: (kind: 'account' | 'key') => string;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    readonly tableName: string,
+    private readonly deps: AccountsStoreDeps,
+  ) {
+    this.newId =
+      deps.newId ??
+      ((kind) => `${kind === 'account' ? 'acc' : 'key'}_${randomBase62(ID_RANDOM_LENGTH, deps.randomBytes)}`);
+  }
+
+  async createAccount(input: CreateAccountInput): Promise<Account> {
+    const parsed = CreateAccountInputSchema.safeParse(input);
+    if (!parsed.success) throw new InvalidAccountInputError(firstIssue(parsed.error));
+    const { plan, email, verified } = parsed.data;
+    const accountId = parsed.data.accountId ?? this.newId('account');
+    const account: Account = {
+      accountId,
+      plan,
+      status: 'active',
+      verified,
+      overrides: parsed.data.overrides ?? {},
+      activeKeys: 0,
+      createdAt: formatTimestamp(this.deps.clock()),
+    };
+    if (email !== undefined) account.email = email;
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk: accountKey(accountId),
+            account_id: accountId,
+            plan,
+            status: account.status,
+            verified,
+            email,
+            overrides: storedOverrides(account.overrides),
+            active_keys: 0,
+            created_at: account.createdAt,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new AccountExistsError(accountId);
+      throw error;
+    }
+    return account;
+  }
+
+  /** The account, or undefined; the authorizer's lookup. */
+  async findAccount(accountId: string, options: { consistent?: boolean } = {}): Promise<Account | undefined> {
+    const out = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk: accountKey(accountId) },
+        ConsistentRead: options.consistent ?? false,
+      }),
+    );
+    return out.Item ? accountFromItem(out.Item) : undefined;
+  }
+
+  async getAccount(accountId: string): Promise<Account> {
+    const account = await this.findAccount(accountId, { consistent: true });
+    if (!account) throw new UnknownAccountError(accountId);
+    return account;
+  }
+
+  async setStatus(accountId: string, status: AccountStatus): Promise<Account> {
+    if (status !== 'active' && status !== 'suspended') {
+      throw new InvalidAccountInputError(`status must be active or suspended, not '${printable(String(status))}'`);
+    }
+    return this.updateAccount(accountId, 'SET #status = :value', { '#status': 'status' }, { ':value': status });
+  }
+
+  async verify(accountId: string): Promise<Account> {
+    return this.updateAccount(accountId, 'SET #verified = :value', { '#verified': 'verified' }, { ':value': true });
+  }
+
+  /** Existing keys stay valid whatever the new plan's key limit; only new keys are checked against it. */
+  async setPlan(accountId: string, plan: PlanId): Promise<Account> {
+    if (!isPlanId(plan)) {
+      throw new InvalidAccountInputError(
+        `plan must be one of ${PLAN_IDS.join(', ')}, not '${printable(String(plan))}'`,
+      );
+    }
+    return this.updateAccount(accountId, 'SET #plan = :value', { '#plan': 'plan' }, { ':value': plan });
+  }
+
+  private async updateAccount(
+    accountId: string,
+    update: string,
+    names: Record<string, string>,
+    values: Record<string, unknown>,
+  ): Promise<Account> {
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: accountKey(accountId) },
+          UpdateExpression: update,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      if (!out.Attributes) throw new Error('UpdateItem returned no attributes');
+      return accountFromItem(out.Attributes);
+    } catch (error) {
+      if (isConditionFailure(error)) throw new UnknownAccountError(accountId);
+      throw error;
+    }
+  }
+
+  /**
+   * Reserves a slot on the account's counter, then writes the key item. The reservation is one conditional
+   * update whose condition carries every plan's key limit, so it is exact under concurrency and against a plan
+   * change racing it; a failed key write gives the slot back.
+   */
+  async createKey(accountId: string, name: string = DEFAULT_KEY_NAME): Promise<CreatedKey> {
+    const parsedName = KeyNameSchema.safeParse(name);
+    if (!parsedName.success) throw new InvalidAccountInputError(firstIssue(parsedName.error));
+    await this.reserveKeySlot(accountId);
+    try {
+      return await this.putNewKey(accountId, parsedName.data);
+    } catch (error) {
+      await this.releaseKeySlot(accountId).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async reserveKeySlot(accountId: string): Promise<void> {
+    const names: Record<string, string> = { '#status': 'status', '#verified': 'verified', '#keys': 'active_keys' };
+    const values: Record<string, unknown> = { ':active': 'active', ':true': true, ':one': 1 };
+    const limits = LIMITED_PLANS.map(({ plan, max }, i) => {
+      values[`:plan${i}`] = plan;
+      values[`:max${i}`] = max;
+      return `(#plan <> :plan${i} OR #keys < :max${i})`;
+    });
+    if (limits.length > 0) names['#plan'] = 'plan';
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: accountKey(accountId) },
+          UpdateExpression: 'SET #keys = #keys + :one',
+          ConditionExpression: ['attribute_exists(pk)', '#verified = :true', '#status = :active', ...limits].join(
+            ' AND ',
+          ),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw await this.explainRefusedKey(accountId);
+      throw error;
+    }
+  }
+
+  /** dynalite cannot return the item of a failed condition, so the reason is read back afterwards. */
+  private async explainRefusedKey(accountId: string): Promise<AccountsError> {
+    const account = await this.findAccount(accountId, { consistent: true });
+    if (!account) return new UnknownAccountError(accountId);
+    if (account.status !== 'active') return new AccountSuspendedError(accountId);
+    if (!account.verified) return new AccountNotVerifiedError(accountId);
+    const max = PLANS[account.plan].maxActiveKeys ?? account.activeKeys;
+    return new KeyLimitReachedError(accountId, account.plan, max);
+  }
+
+  private async releaseKeySlot(accountId: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: accountKey(accountId) },
+          UpdateExpression: 'SET #keys = #keys - :one',
+          ConditionExpression: 'attribute_exists(pk) AND #keys > :zero',
+          ExpressionAttributeNames: { '#keys': 'active_keys' },
+          ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+        }),
+      );
+    } catch (error) {
+      // A counter already at zero stays there rather than going negative.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  private async putNewKey(accountId: string, name: string): Promise<CreatedKey> {
+    // A hash collision of 190 random bits will not happen; the condition makes sure it could never overwrite.
+    for (let attempt = 1; ; attempt++) {
+      const key = generateApiKey(this.deps.randomBytes);
+      const keyId = this.newId('key');
+      const record: ApiKeyRecord = { keyId, accountId, name, createdAt: formatTimestamp(this.deps.clock()) };
+      try {
+        await this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              pk: apiKeyKey(hashApiKey(key)),
+              key_id: keyId,
+              key_account_id: accountId,
+              name,
+              created_at: record.createdAt,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        return { key, keyId, record };
+      } catch (error) {
+        if (!isConditionFailure(error) || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  /** The authorizer's lookup: one GetItem by the key's SHA-256. Malformed hashes are answered without a read. */
+  async findKeyByHash(sha256: string): Promise<ApiKeyRecord | undefined> {
+    if (!SHA256_HEX.test(sha256)) return undefined;
+    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: apiKeyKey(sha256) } }));
+    return out.Item ? keyFromItem(out.Item) : undefined;
+  }
+
+  /** Every key of the account, revoked ones included, oldest first. */
+  async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    const [account, items] = await Promise.all([
+      this.findAccount(accountId, { consistent: true }),
+      this.queryAll({
+        TableName: this.tableName,
+        IndexName: KEY_INDEX_BY_ACCOUNT,
+        KeyConditionExpression: 'key_account_id = :id',
+        ExpressionAttributeValues: { ':id': accountId },
+      }),
+    ]);
+    if (!account) throw new UnknownAccountError(accountId);
+    return items
+      .map(keyFromItem)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
+  }
+
+  /**
+   * Revoking is idempotent: a second revoke of the same key changes nothing, keeps the first `revokedAt`, and
+   * reports `alreadyRevoked`. Only the revoke that sets `revoked_at` gives the account's key slot back.
+   */
+  async revokeKey(keyId: string): Promise<RevokeResult> {
+    const items = await this.queryAll({
+      TableName: this.tableName,
+      IndexName: KEY_INDEX_BY_ID,
+      KeyConditionExpression: 'key_id = :id',
+      ExpressionAttributeValues: { ':id': keyId },
+    });
+    const item = items[0];
+    if (!item || typeof item.pk !== 'string') throw new UnknownKeyError(keyId);
+    const known = keyFromItem(item);
+    let revoked: Record<string, unknown> | undefined;
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: item.pk },
+          UpdateExpression: 'SET revoked_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
+          ExpressionAttributeValues: { ':now': formatTimestamp(this.deps.clock()) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      revoked = out.Attributes;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const current = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: item.pk }, ConsistentRead: true }),
+      );
+      if (!current.Item) throw new UnknownKeyError(keyId);
+      return { key: keyFromItem(current.Item), alreadyRevoked: true };
+    }
+    await this.releaseKeySlot(known.accountId);
+    return { key: revoked ? keyFromItem(revoked) : known, alreadyRevoked: false };
+  }
+
+  private async queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+}

@@ -1,0 +1,265 @@
+import { createHash } from 'node:crypto';
+import { type AttributeValue, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Clock, systemClock } from '../domain/dates';
+import type { PlanLimits } from '../domain/plans';
+import {
+  decideAdmission,
+  effectiveLimit,
+  type Instant,
+  type MeterState,
+  type MeterVerdict,
+  minuteOfMonth,
+  monthKey,
+  monthStartMs,
+  type UsageCounts,
+} from '../domain/quota';
+import { requireEnv } from '../env';
+import { documentClient } from './clients';
+import { ACCOUNTS_TABLE, usageKey } from './tables';
+
+/**
+ * The usage item `USAGE#<account>#<YYYY-MM>` of the accounts table:
+ *
+ * - `month_count`: requests admitted this month that count toward it;
+ * - `m<minute>`: requests admitted in that minute of the month (`minuteOfMonth`), every admitted request;
+ * - `r0`…`r15`: digests of recent request ids, one slot per digest, so a retried write is recognised;
+ * - `expires_at`: TTL, epoch seconds, three months after the month ends.
+ *
+ * Naming the minute's counter after the minute makes admission one write in every case, the first request of a
+ * minute included: `ADD m<minute> :1` creates the new minute's counter, so no rollover write and no rollover race
+ * exist. Every write also removes the counter from two minutes back. The previous minute's counter is kept, so a
+ * function whose clock lags slightly still finds the minute it is counting. After a gap in traffic older counters
+ * remain; the write that sees them in its ALL_NEW result removes them with a second write, which keeps the item
+ * at a few hundred bytes (one write capacity unit).
+ *
+ * SDK retries: a write whose answer was lost is sent again. Its condition rejects a digest already in its slot,
+ * and that rejection is read as "admitted, already counted". The retry is counted again only if another request
+ * of the same account whose digest falls into the same slot (1 in 16) was written between the two attempts; so
+ * with k writes in between it is counted once with probability (15/16)^k, and never more than the SDK's attempts
+ * (3 by default). Without a request id there is no such protection.
+ */
+const MONTH_COUNT = 'month_count';
+const EXPIRES_AT = ACCOUNTS_TABLE.ttlAttribute ?? 'expires_at';
+const MINUTE_ATTRIBUTE = /^m(\d+)$/;
+const REQUEST_SLOTS = 16;
+const RETENTION_MONTHS_AFTER_END = 3;
+/** A conditional refusal whose reason the stored counts do not show is retried; this bounds the retries. */
+const MAX_ATTEMPTS = 3;
+
+const minuteAttribute = (minute: number): string => `m${minute}`;
+
+export interface AdmitInput {
+  accountId: string;
+  limits: PlanLimits;
+  /** False for GET /v1/quota: counts toward the minute only, and is admitted when the month is used up. */
+  countsTowardMonth: boolean;
+  /** The API request id; when given, an SDK retry of an already applied write is not counted twice. */
+  requestId?: string;
+}
+
+export interface UsageStoreDeps {
+  clock: Clock;
+  /** Told when removing stale minute counters fails; admission is not affected by such a failure. */
+  onCleanupError?: (error: unknown) => void;
+}
+
+type Stored = Record<string, unknown>;
+
+/** lib-dynamodb leaves a ConditionalCheckFailedException's `Item` marshalled; only N and S attributes are read. */
+function unmarshallCounts(item: Record<string, AttributeValue>): Stored {
+  const out: Stored = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (value.N !== undefined) out[name] = Number(value.N);
+    else if (value.S !== undefined) out[name] = value.S;
+  }
+  return out;
+}
+
+function count(item: Stored | undefined, attribute: string): number {
+  const value = item?.[attribute];
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function requestSlot(requestId: string): { attribute: string; digest: string } {
+  const hash = createHash('sha256').update(requestId).digest();
+  return { attribute: `r${(hash[0] ?? 0) % REQUEST_SLOTS}`, digest: hash.subarray(1, 10).toString('base64url') };
+}
+
+function isConditionalFailure(error: unknown): error is ConditionalCheckFailedException {
+  return (
+    error instanceof ConditionalCheckFailedException ||
+    (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
+  );
+}
+
+interface AdmissionParts {
+  minute: number;
+  minuteLimit: number;
+  monthLimit: number;
+  countsTowardMonth: boolean;
+  slot: { attribute: string; digest: string } | undefined;
+  expiresAt: number;
+}
+
+/** The one conditional update that counts a request if the minute and (when it counts) the month have room. */
+function admissionExpression(parts: AdmissionParts) {
+  const names: Record<string, string> = { '#m': minuteAttribute(parts.minute), '#x': EXPIRES_AT };
+  const values: Record<string, unknown> = { ':one': 1, ':ml': parts.minuteLimit, ':x': parts.expiresAt };
+  const add = ['#m :one'];
+  const set = ['#x = :x'];
+  const conditions = ['(attribute_not_exists(#m) OR #m < :ml)'];
+  let remove = '';
+  if (parts.countsTowardMonth) {
+    names['#c'] = MONTH_COUNT;
+    values[':cl'] = parts.monthLimit;
+    add.push('#c :one');
+    conditions.push('(attribute_not_exists(#c) OR #c < :cl)');
+  }
+  if (parts.slot) {
+    names['#r'] = parts.slot.attribute;
+    values[':r'] = parts.slot.digest;
+    set.push('#r = :r');
+    conditions.push('(attribute_not_exists(#r) OR #r <> :r)');
+  }
+  if (parts.minute >= 2) {
+    names['#old'] = minuteAttribute(parts.minute - 2);
+    remove = ' REMOVE #old';
+  }
+  return {
+    UpdateExpression: `ADD ${add.join(', ')} SET ${set.join(', ')}${remove}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/**
+ * Adapts the usage items to admission. `admit` is one conditional UpdateItem that counts the request only if the
+ * minute and the month still have room, and reads the new counts back from the same write (ALL_NEW), so
+ * concurrent requests are admitted exactly up to the limits. A refusal writes nothing: the failed condition
+ * returns the item as it was (ALL_OLD), from which the verdict and the headers' figures are taken.
+ */
+export class UsageStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    readonly tableName: string,
+    private readonly deps: UsageStoreDeps,
+  ) {}
+
+  async admit(input: AdmitInput): Promise<MeterState> {
+    const at = this.deps.clock().getTime();
+    const limits = { minuteLimit: input.limits.perMinute, monthLimit: effectiveLimit(input.limits) };
+    const pk = usageKey(input.accountId, monthKey(at));
+    const minute = minuteOfMonth(at);
+    const state = (verdict: MeterVerdict, counts: UsageCounts): MeterState => ({
+      verdict,
+      plan: input.limits.name,
+      ...limits,
+      ...counts,
+      at,
+    });
+    const countsOf = (item: Stored | undefined): UsageCounts => ({
+      minuteUsed: count(item, minuteAttribute(minute)),
+      monthUsed: count(item, MONTH_COUNT),
+    });
+
+    // A limit of 0 blocks the account; the write's "counter absent" branch would admit, so decide from a read.
+    if (limits.minuteLimit <= 0 || (input.countsTowardMonth && limits.monthLimit <= 0)) {
+      const counts = countsOf(await this.read(pk, [minuteAttribute(minute), MONTH_COUNT]));
+      return state(decideAdmission(counts, limits, input.countsTowardMonth), counts);
+    }
+
+    const slot = input.requestId === undefined ? undefined : requestSlot(input.requestId);
+    const expression = admissionExpression({
+      minute,
+      ...limits,
+      countsTowardMonth: input.countsTowardMonth,
+      slot,
+      expiresAt: Math.floor(monthStartMs(at, 1 + RETENTION_MONTHS_AFTER_END) / 1000),
+    });
+
+    for (let attempt = 1; ; attempt++) {
+      let old: Stored | undefined;
+      try {
+        const out = await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk },
+            ...expression,
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        const item = out.Attributes ?? {};
+        await this.removeStaleMinutes(pk, item, minute);
+        return state('admitted', countsOf(item));
+      } catch (error) {
+        if (!isConditionalFailure(error)) throw error;
+        // The condition can only fail on an existing item. DynamoDB and DynamoDB Local return it; dynalite (the
+        // local emulator) does not, and there a consistent read stands in for it.
+        old = error.Item
+          ? unmarshallCounts(error.Item)
+          : await this.read(pk, [minuteAttribute(minute), MONTH_COUNT, ...(slot ? [slot.attribute] : [])]);
+      }
+      // An SDK retry of a write that was applied but whose answer was lost: the request is already counted.
+      if (slot && old?.[slot.attribute] === slot.digest) return state('admitted', countsOf(old));
+      const counts = countsOf(old);
+      const verdict = decideAdmission(counts, limits, input.countsTowardMonth);
+      if (verdict !== 'admitted') return state(verdict, counts);
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new Error('usage write was refused although the stored counts leave room');
+      }
+    }
+  }
+
+  /** Requests counted toward the month of `now` (the store's clock when omitted). */
+  async getMonthUsed(accountId: string, now: Instant = this.deps.clock()): Promise<number> {
+    return count(await this.read(usageKey(accountId, monthKey(now)), [MONTH_COUNT]), MONTH_COUNT);
+  }
+
+  private async read(pk: string, attributes: string[]): Promise<Stored | undefined> {
+    const names = Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name]));
+    const out = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk },
+        ConsistentRead: true,
+        ProjectionExpression: Object.keys(names).join(', '),
+        ExpressionAttributeNames: names,
+      }),
+    );
+    return out.Item;
+  }
+
+  /** Removes minute counters older than the previous minute, left behind by a gap in traffic. */
+  private async removeStaleMinutes(pk: string, item: Stored, minute: number): Promise<void> {
+    const stale = Object.keys(item).filter((name) => {
+      const m = MINUTE_ATTRIBUTE.exec(name);
+      return m !== null && Number(m[1]) < minute - 1;
+    });
+    if (stale.length === 0) return;
+    const names = Object.fromEntries(stale.map((name, i) => [`#s${i}`, name]));
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk },
+          UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+        }),
+      );
+    } catch (error) {
+      this.deps.onCleanupError?.(error);
+    }
+  }
+}
+
+let shared: UsageStore | undefined;
+
+/** The module-scope store of a function: the shared client and the accounts table named by its variable. */
+export function usageStore(): UsageStore {
+  shared ??= new UsageStore(documentClient(), requireEnv(ACCOUNTS_TABLE.envVar), { clock: systemClock });
+  return shared;
+}

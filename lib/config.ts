@@ -1,0 +1,69 @@
+/**
+ * Deployment settings, read from CDK context (`cdk deploy -c waf=false`, or the `context` block of cdk.json).
+ * Values given on the command line arrive as strings, so booleans and numbers are coerced here, and a bad
+ * value fails the synth with the flag's name instead of deploying something unintended.
+ */
+import * as z from 'zod';
+
+const SOURCE_IDS = ['ecb', 'currency-api'] as const;
+
+const booleanFlag = (fallback: boolean) =>
+  z
+    .union([z.boolean(), z.enum(['true', 'false'])])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === true || v === 'true'));
+
+const integerFlag = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).optional().default(fallback);
+
+export const DeployConfigSchema = z.object({
+  /** WAFv2 web ACL in front of the stage (rate-based rule per IP plus the AWS common rule set). */
+  waf: booleanFlag(true),
+  /** Requests per 5 minutes from one IP before the WAF blocks it. */
+  wafRateLimit: integerFlag(3000, 10, 2_000_000_000),
+  /** Stage-wide steady-state request rate (per second) and burst. */
+  throttleRate: integerFlag(500, 1, 10_000),
+  throttleBurst: integerFlag(1000, 1, 5_000),
+  /** Ingestion sources, in order of preference. */
+  sources: z
+    .string()
+    .optional()
+    .default(SOURCE_IDS.join(','))
+    .transform((s) => s.split(',').map((x) => x.trim()))
+    .pipe(z.array(z.enum(SOURCE_IDS)).min(1))
+    .transform((ids) => [...new Set(ids)]),
+  /** EventBridge schedule expression of the ingestion run. */
+  ingestSchedule: z
+    .string()
+    .optional()
+    .default('rate(1 hour)')
+    .refine((s) => /^(rate|cron)\(.+\)$/.test(s), 'must be rate(...) or cron(...)'),
+  /** Upstream base URLs; unset ones keep the function's built-in defaults. */
+  ecbBaseUrl: z.url().optional(),
+  currencyApiBaseUrl: z.url().optional(),
+  currencyApiFallbackUrl: z.url().optional(),
+  /** Where alarm notifications go by e-mail; no subscription when unset. */
+  alarmEmail: z.email().optional(),
+  /** Create the account-level role API Gateway needs to write logs (once per account and region). */
+  apiGatewayCloudWatchRole: booleanFlag(false),
+});
+
+export type DeployConfig = z.infer<typeof DeployConfigSchema>;
+
+/** The context keys operators may set; the README lists them. */
+export const CONTEXT_KEYS = Object.keys(DeployConfigSchema.shape) as (keyof typeof DeployConfigSchema.shape)[];
+
+/** Reads the settings through a context lookup (`node.tryGetContext`), failing on any invalid value. */
+export function readDeployConfig(lookup: (key: string) => unknown): DeployConfig {
+  const raw: Record<string, unknown> = {};
+  for (const key of CONTEXT_KEYS) {
+    const value = lookup(key);
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = DeployConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'context'}: ${i.message}`);
+    throw new Error(`Invalid CDK context: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,69 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { RATES_TABLE } from '../lambdas/core/store/tables';
+import type { DeployConfig } from './config';
+import { FxratesFunction } from './fxrates-function';
+import { grantTable, TABLE_ACCESS } from './grants';
+
+/** Async invocations of the ingestion function retried after a failure, and how old an event may get. */
+export const INGEST_RETRY = { attempts: 2, maxEventAge: Duration.hours(1) } as const;
+
+/**
+ * The scheduled ingestion run. Failures never disappear silently: a run that keeps failing, and an event the
+ * schedule could not deliver at all, both land in the dead-letter queue, whose depth is alarmed.
+ */
+export class Ingestion extends Construct {
+  readonly function: FxratesFunction;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly schedule: events.Rule;
+
+  constructor(scope: Construct, id: string, props: { rates: ITable; config: DeployConfig }) {
+    super(scope, id);
+    const { config } = props;
+
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+
+    const environment: Record<string, string> = {
+      [RATES_TABLE.envVar]: props.rates.tableName,
+      SOURCES: config.sources.join(','),
+    };
+    if (config.ecbBaseUrl) environment.ECB_BASE_URL = config.ecbBaseUrl;
+    if (config.currencyApiBaseUrl) environment.CURRENCY_API_BASE_URL = config.currencyApiBaseUrl;
+    if (config.currencyApiFallbackUrl) environment.CURRENCY_API_FALLBACK_URL = config.currencyApiFallbackUrl;
+
+    this.function = new FxratesFunction(this, 'IngestFunction', {
+      dir: 'ingest',
+      description: 'fxrates ingestion: fetch, merge and validate upstream rates into day snapshots',
+      // History mode unpacks and parses the full ECB archive in one run.
+      memorySize: 1024,
+      timeout: Duration.minutes(5),
+      environment,
+      // Function errors: Lambda retries the asynchronous invocation, then hands the event to the queue.
+      retryAttempts: INGEST_RETRY.attempts,
+      maxEventAge: INGEST_RETRY.maxEventAge,
+      deadLetterQueue: this.deadLetterQueue,
+    });
+    grantTable(this.function.role, props.rates, TABLE_ACCESS.ingestRates);
+
+    // Delivery errors (the invoke itself refused): EventBridge retries, then hands the event to the same queue.
+    this.schedule = new events.Rule(this, 'Schedule', {
+      description: 'fxrates ingestion run',
+      schedule: events.Schedule.expression(config.ingestSchedule),
+      targets: [
+        new targets.LambdaFunction(this.function.function, {
+          retryAttempts: INGEST_RETRY.attempts,
+          maxEventAge: INGEST_RETRY.maxEventAge,
+          deadLetterQueue: this.deadLetterQueue,
+        }),
+      ],
+    });
+  }
+}

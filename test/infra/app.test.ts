@@ -1,0 +1,701 @@
+/**
+ * The deployed shape of the service, asserted on the synthesized templates of the real app (bundling included,
+ * exactly as `npm run synth` does it). One synthesis serves every block below.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { type BuildOptions, buildSync } from 'esbuild';
+import { PLAN_IDS, PLANS } from '../../lambdas/core/domain/plans';
+import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES } from '../../lambdas/core/http/gateway-responses';
+import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
+import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/tables';
+import { esbuildOptions, FUNCTION_DIRS, functionEntry } from '../../lib/bundling';
+import type { FxratesFunction } from '../../lib/fxrates-function';
+import { logicalIdOf, propsOf, renderJoin, resourcesOf, type Synthesized, synthesize } from './synth';
+
+let s: Synthesized;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+beforeAll(() => {
+  s = synthesize();
+}, 240_000);
+
+afterAll(() => s?.dispose());
+
+/** Every function of the service, by its lambdas/ folder. */
+function functionsByDir(): Map<string, FxratesFunction> {
+  const { api, ingestion } = s.fx.service;
+  const map = new Map<string, FxratesFunction>([
+    ['authorizer', api.authorizerFunction],
+    ['ingest', ingestion.function],
+  ]);
+  for (const route of ROUTES) {
+    const fn = api.routeFunctions.get(route.id);
+    if (fn) map.set(route.handlerDir, fn);
+  }
+  return map;
+}
+
+function fnLogicalId(fn: FxratesFunction): string {
+  return logicalIdOf(fn.function);
+}
+
+/** The folder of the synthesized code asset of a function, relative to the cloud assembly. */
+function assetPathOf(fn: FxratesFunction): string {
+  const code = fnProps(fn).Code as { S3Key: string };
+  const hash = code.S3Key.replace(/\.zip$/, '');
+  const manifest = JSON.parse(
+    readFileSync(join(s.assembly.directory, `${s.fx.service.artifactId}.assets.json`), 'utf8'),
+  ) as { files: Record<string, { source: { path: string } }> };
+  const path = manifest.files[hash]?.source.path;
+  if (path === undefined) throw new Error(`no asset ${hash} for ${fn.node.path}`);
+  return path;
+}
+
+function fnProps(fn: FxratesFunction): Record<string, unknown> {
+  const resource = resourcesOf(s.service, 'AWS::Lambda::Function')[fnLogicalId(fn)];
+  if (!resource?.Properties) throw new Error(`no function resource for ${fn.node.path}`);
+  return resource.Properties;
+}
+
+describe('cdk-nag AwsSolutions', () => {
+  it('finds nothing unacknowledged in the synthesized app', () => {
+    const report = new AwsSolutionsChecks().validateScope(s.app);
+    const findings = report.violations.map(
+      (v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+    );
+    expect(findings).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('writes a validation report without findings during synthesis', () => {
+    const report = JSON.parse(readFileSync(join(s.assembly.directory, 'validation-report.json'), 'utf8')) as {
+      pluginReports: { violations?: unknown[] }[];
+    };
+    expect(report.pluginReports.flatMap((r) => r.violations ?? [])).toEqual([]);
+  });
+
+  it('reports a construct that breaks a rule, so a new finding cannot pass unnoticed', () => {
+    const app = new App();
+    const stack = new Stack(app, 'Probe');
+    new dynamodb.Table(stack, 'NoRecovery', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
+    const report = new AwsSolutionsChecks().validateScope(app);
+    expect(report.violations.map((v) => v.ruleName)).toContain('AwsSolutions-DDB3');
+  });
+
+  it('acknowledges only the reviewed rules, each with a reason', () => {
+    const acknowledged = new Map<string, string[]>();
+    for (const construct of s.app.node.findAll()) {
+      for (const entry of construct.node.metadata) {
+        if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+        for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) {
+          const rule = id.replace(/^annotation::/i, '');
+          acknowledged.set(rule, [...(acknowledged.get(rule) ?? []), reason]);
+        }
+      }
+    }
+    expect([...acknowledged.keys()].sort()).toEqual(['AwsSolutions-COG4', 'AwsSolutions-IAM5[Resource::*]']);
+    // One per method, and one per function role (tracing).
+    expect(acknowledged.get('AwsSolutions-COG4')).toHaveLength(ROUTES.length);
+    expect(acknowledged.get('AwsSolutions-IAM5[Resource::*]')).toHaveLength(FUNCTION_DIRS.length);
+    for (const reason of [...acknowledged.values()].flat()) expect(reason.length).toBeGreaterThan(40);
+  });
+});
+
+describe('authorizer', () => {
+  it('is a REQUEST authorizer on the X-API-Key header with result caching off', () => {
+    s.service.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    s.service.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.X-API-Key',
+      AuthorizerResultTtlInSeconds: 0,
+    });
+  });
+
+  it('invokes the authorizer function', () => {
+    const [authorizer] = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Authorizer'));
+    expect(JSON.stringify(authorizer?.Properties?.AuthorizerUri)).toContain(
+      `"${fnLogicalId(s.fx.service.api.authorizerFunction)}","Arn"`,
+    );
+  });
+});
+
+describe('routes and gateway responses (parity with the tables the local gateway renders)', () => {
+  /** Full resource path (below the stage) of every API Gateway resource, by logical id. */
+  function resourcePaths(): Map<string, string> {
+    const resources = resourcesOf(s.service, 'AWS::ApiGateway::Resource');
+    const paths = new Map<string, string>();
+    const pathOf = (id: string): string => {
+      const known = paths.get(id);
+      if (known !== undefined) return known;
+      const props = resources[id]?.Properties as { ParentId: { Ref?: string }; PathPart: string };
+      const parent = props.ParentId.Ref === undefined ? '' : pathOf(props.ParentId.Ref);
+      const path = `${parent}/${props.PathPart}`;
+      paths.set(id, path);
+      return path;
+    };
+    for (const id of Object.keys(resources)) pathOf(id);
+    return paths;
+  }
+
+  it('has exactly one method per route and no other', () => {
+    const methods = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Method'));
+    expect(methods).toHaveLength(ROUTES.length);
+    expect(new Set(methods.map((m) => m.Properties?.HttpMethod))).toEqual(new Set(ROUTES.map((r) => r.method)));
+  });
+
+  it.each(ROUTES.map((r) => [r.id, r] as const))(
+    'routes %s to its own function through the authorizer',
+    (_id, route) => {
+      const fn = s.fx.service.api.routeFunctions.get(route.id);
+      if (!fn) throw new Error(`no function for route ${route.id}`);
+      expect(fn.entry).toBe(functionEntry(route.handlerDir));
+
+      const resourceId = [...resourcePaths()].find(([, path]) => path === route.path)?.[0];
+      expect(resourceId).toBeDefined();
+      const [authorizerId] = Object.keys(resourcesOf(s.service, 'AWS::ApiGateway::Authorizer'));
+      const method = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Method')).find(
+        (m) => (propsOf(m).ResourceId as { Ref?: string }).Ref === resourceId,
+      );
+      expect(method?.Properties).toMatchObject({
+        HttpMethod: route.method,
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: authorizerId },
+        Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
+      });
+      expect(JSON.stringify(method?.Properties?.Integration)).toContain(`"${fnLogicalId(fn)}","Arn"`);
+      const declared = Object.keys((method?.Properties?.RequestParameters as Record<string, boolean>) ?? {});
+      const expected = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => `method.request.path.${m[1]}`);
+      expect(declared.sort()).toEqual(expected.sort());
+    },
+  );
+
+  it('serves every route under the v1 stage, without a stage cache that could override the route cache policy', () => {
+    s.service.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: API_BASE_PATH.slice(1),
+      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', CachingEnabled: false })],
+    });
+    const [stage] = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Stage'));
+    expect(stage?.Properties?.CacheClusterEnabled).not.toBe(true);
+  });
+
+  it('defines exactly the gateway responses of the table', () => {
+    const types = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::GatewayResponse')).map(
+      (r) => r.Properties?.ResponseType,
+    );
+    expect(types.sort()).toEqual(GATEWAY_RESPONSES.map((r) => r.type).sort());
+  });
+
+  it.each(GATEWAY_RESPONSES.map((r) => [r.type, r] as const))(
+    'renders %s with the status, template and headers of the table',
+    (type, row) => {
+      const headers = Object.fromEntries(
+        Object.entries(GATEWAY_RESPONSE_HEADERS).map(([name, value]) => [`gatewayresponse.header.${name}`, value]),
+      );
+      s.service.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        StatusCode: String(row.status),
+        ResponseTemplates: { 'application/json': row.template },
+        ResponseParameters: headers,
+      });
+    },
+  );
+
+  it('gives every gateway response the request id, JSON and no-store', () => {
+    for (const response of Object.values(resourcesOf(s.service, 'AWS::ApiGateway::GatewayResponse'))) {
+      expect(response.Properties?.ResponseParameters).toMatchObject({
+        'gatewayresponse.header.X-Request-Id': 'context.requestId',
+        'gatewayresponse.header.Cache-Control': `'${ERROR_CACHE_CONTROL}'`,
+        'gatewayresponse.header.Content-Type': expect.stringMatching(/^'application\/json/),
+      });
+      const template = (propsOf(response).ResponseTemplates as Record<string, string>)['application/json'] ?? '';
+      // Every template is the contract's envelope once API Gateway substitutes its variables.
+      const rendered = JSON.parse(template.replace(/\$context\.[A-Za-z0-9_.]+/g, 'x')) as Record<string, unknown>;
+      expect(rendered).toMatchObject({ success: false, error: { code: expect.any(String) } });
+    }
+  });
+
+  it('maps the authorizer deny to 401 with the code and message from the authorizer context', () => {
+    s.service.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'ACCESS_DENIED',
+      StatusCode: '401',
+      ResponseTemplates: {
+        'application/json': Match.stringLikeRegexp(
+          '\\$context\\.authorizer\\.errorCode.*\\$context\\.authorizer\\.errorMessage',
+        ),
+      },
+    });
+    s.service.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'UNAUTHORIZED',
+      StatusCode: '401',
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"missing-api-key"') },
+    });
+    s.service.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
+      StatusCode: '404',
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('"not-found"') },
+    });
+  });
+});
+
+describe('stage', () => {
+  it('writes one JSON access log line per request, without the API key', () => {
+    const [stage] = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Stage'));
+    const setting = stage?.Properties?.AccessLogSetting as { Format: string; DestinationArn: unknown };
+    const format = JSON.parse(setting.Format) as Record<string, string>;
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    expect(setting.Format).not.toMatch(/api-?key/i);
+    expect(JSON.stringify(setting.DestinationArn)).toContain(logicalIdOf(s.fx.service.api.accessLogs));
+  });
+
+  it('logs execution errors, traces, and throttles the stage', () => {
+    s.service.hasResourceProperties('AWS::ApiGateway::Stage', {
+      TracingEnabled: true,
+      MethodSettings: [
+        Match.objectLike({
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: s.fx.config.throttleRate,
+          ThrottlingBurstLimit: s.fx.config.throttleBurst,
+        }),
+      ],
+    });
+  });
+
+  it('validates requests', () => {
+    s.service.hasResourceProperties('AWS::ApiGateway::RequestValidator', { ValidateRequestParameters: true });
+    for (const method of Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Method'))) {
+      expect(method.Properties?.RequestValidatorId).toEqual({ Ref: expect.any(String) });
+    }
+  });
+
+  it('leaves the account-level logging role to the operator unless asked', () => {
+    s.service.resourceCountIs('AWS::ApiGateway::Account', 0);
+  });
+
+  it('puts a WAF web ACL with a per-IP rate rule and the AWS common rule set on the stage', () => {
+    s.service.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      Rules: Match.arrayWith([
+        Match.objectLike({
+          Action: { Block: {} },
+          Statement: {
+            RateBasedStatement: { AggregateKeyType: 'IP', Limit: s.fx.config.wafRateLimit },
+          },
+        }),
+        Match.objectLike({
+          Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' } },
+        }),
+      ]),
+    });
+    const [association] = Object.values(
+      s.service.findResources('AWS::WAFv2::WebACLAssociation') as Record<string, Record<string, unknown>>,
+    );
+    const apiId = logicalIdOf(s.fx.service.api.restApi);
+    const stageId = logicalIdOf(s.fx.service.api.restApi.deploymentStage);
+    expect(renderJoin(propsOf(association).ResourceArn)).toMatch(
+      new RegExp(`:apigateway:<Ref:AWS::Region>::/restapis/<Ref:${apiId}>/stages/<Ref:${stageId}>$`),
+    );
+  });
+});
+
+describe('functions', () => {
+  it('bundles one function per lambdas/ folder', () => {
+    const byDir = functionsByDir();
+    expect([...byDir.keys()].sort()).toEqual([...FUNCTION_DIRS].sort());
+    s.service.resourceCountIs('AWS::Lambda::Function', FUNCTION_DIRS.length);
+    for (const [dir, fn] of byDir) expect(fn.entry).toBe(functionEntry(dir));
+  });
+
+  it.each([...FUNCTION_DIRS])('runs %s on the latest Node.js runtime, ARM64, traced, with its own log group', (dir) => {
+    const fn = functionsByDir().get(dir);
+    if (!fn) throw new Error(`no function ${dir}`);
+    const props = fnProps(fn);
+    expect(props).toMatchObject({
+      Runtime: lambda.Runtime.NODEJS_LATEST.name,
+      Architectures: ['arm64'],
+      TracingConfig: { Mode: 'Active' },
+      Handler: 'index.handler',
+      LoggingConfig: { LogGroup: { Ref: logicalIdOf(fn.logGroup) } },
+      Environment: {
+        Variables: expect.objectContaining({
+          POWERTOOLS_SERVICE_NAME: 'fxrates',
+          POWERTOOLS_METRICS_NAMESPACE: 'fxrates',
+          NODE_OPTIONS: '--enable-source-maps',
+        }),
+      },
+    });
+    expect(props.MemorySize).toBeGreaterThanOrEqual(512);
+    const logGroup = resourcesOf(s.service, 'AWS::Logs::LogGroup')[logicalIdOf(fn.logGroup)];
+    expect(logGroup?.Properties?.RetentionInDays).toBe(30);
+  });
+
+  it('tells each function only the table names it uses', () => {
+    const envOf = (fn: FxratesFunction) =>
+      Object.keys((fnProps(fn).Environment as { Variables: Record<string, unknown> }).Variables)
+        .filter((name) => name.endsWith('_TABLE_NAME'))
+        .sort();
+    for (const [dir, fn] of functionsByDir()) {
+      const expected =
+        dir === 'authorizer'
+          ? [ACCOUNTS_TABLE.envVar]
+          : dir === 'quota'
+            ? [ACCOUNTS_TABLE.envVar, RATES_TABLE.envVar]
+            : [RATES_TABLE.envVar];
+      expect([dir, envOf(fn)]).toEqual([dir, expected.sort()]);
+    }
+  });
+
+  it.each([...FUNCTION_DIRS])(
+    'deploys for %s exactly the bundle the shared esbuild options produce (the benchmark measures the same)',
+    (dir) => {
+      const fn = functionsByDir().get(dir);
+      if (!fn) throw new Error(`no function ${dir}`);
+      const assetDir = join(s.assembly.directory, assetPathOf(fn));
+      const deployed = readFileSync(join(assetDir, 'index.js'), 'utf8');
+      const options: BuildOptions = { ...esbuildOptions(functionEntry(dir), '/bundle/index.js'), write: false };
+      const built = buildSync(options).outputFiles?.find((f) => f.path.endsWith('index.js'))?.text;
+      // Digests, not texts: a mismatch of two half-megabyte bundles would bury the failure message.
+      expect({ bytes: deployed.length, sha256: sha256(deployed) }).toEqual({
+        bytes: built?.length,
+        sha256: sha256(built ?? ''),
+      });
+      // The AWS SDK is inside the bundle, not loaded from the runtime; only the SDK's own optional CRT signer,
+      // which it tries inside a try/catch, stays an unresolved require.
+      const sdkRequires = [...deployed.matchAll(/require\("(@aws-sdk\/[^"]+)"\)/g)].map((m) => m[1]);
+      expect(sdkRequires.filter((name) => name !== '@aws-sdk/signature-v4-crt')).toEqual([]);
+      expect(readFileSync(join(assetDir, 'index.js.map'), 'utf8').length).toBeGreaterThan(0);
+    },
+  );
+});
+
+describe('tables', () => {
+  it.each(TABLES.map((t) => [t.id, t] as const))(
+    'keeps %s on demand, recoverable, protected from deletion, and retained',
+    (_id, def) => {
+      const table = def.id === RATES_TABLE.id ? s.fx.data.data.rates : s.fx.data.data.accounts;
+      const resource = resourcesOf(s.data, 'AWS::DynamoDB::Table')[logicalIdOf(table)];
+      expect(resource).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      expect(resource?.Properties).toMatchObject({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+        KeySchema: [{ AttributeName: def.partitionKey, KeyType: 'HASH' }],
+      });
+      const ttl = resource?.Properties?.TimeToLiveSpecification;
+      if (def.ttlAttribute === undefined) expect(ttl).toBeUndefined();
+      else expect(ttl).toEqual({ AttributeName: def.ttlAttribute, Enabled: true });
+      const indexes = (resource?.Properties?.GlobalSecondaryIndexes as Record<string, unknown>[] | undefined) ?? [];
+      expect(indexes.map((i) => [i.IndexName, i.KeySchema, i.Projection])).toEqual(
+        def.indexes.map((i) => [
+          i.name,
+          [{ AttributeName: i.partitionKey, KeyType: 'HASH' }],
+          { ProjectionType: 'ALL' },
+        ]),
+      );
+    },
+  );
+
+  it('expires usage items through TTL on the accounts table only', () => {
+    s.data.resourceCountIs('AWS::DynamoDB::Table', 2);
+    const withTtl = Object.values(resourcesOf(s.data, 'AWS::DynamoDB::Table')).filter(
+      (t) => t.Properties?.TimeToLiveSpecification !== undefined,
+    );
+    expect(withTtl).toHaveLength(1);
+  });
+});
+
+describe('IAM (checked on the synthesized policies)', () => {
+  interface Statement {
+    Effect: string;
+    Action: string[];
+    Resource: unknown[];
+  }
+  const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'].map(
+    (a) => `dynamodb:${a}`,
+  );
+
+  function statementsOf(fn: FxratesFunction): Statement[] {
+    const roleId = logicalIdOf(fn.role);
+    return Object.values(resourcesOf(s.service, 'AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify(p.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
+      .flatMap((p) => (propsOf(p).PolicyDocument as { Statement: Record<string, unknown>[] }).Statement)
+      .map((st) => ({
+        Effect: String(st.Effect),
+        Action: ([] as string[]).concat(st.Action as string | string[]),
+        Resource: ([] as unknown[]).concat(st.Resource),
+      }));
+  }
+
+  /** Which table an imported ARN names, resolved through the data stack's exports. */
+  function tableOf(resource: unknown): 'rates' | 'accounts' | undefined {
+    const importName = (resource as { 'Fn::ImportValue'?: string })['Fn::ImportValue'];
+    if (importName === undefined) return undefined;
+    const outputs = s.data.toJSON().Outputs as Record<string, { Value: unknown; Export?: { Name: string } }>;
+    const output = Object.values(outputs).find((o) => o.Export?.Name === importName);
+    const getAtt = (output?.Value as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt'];
+    if (getAtt?.[1] !== 'Arn') return undefined;
+    if (getAtt[0] === logicalIdOf(s.fx.data.data.rates)) return 'rates';
+    if (getAtt[0] === logicalIdOf(s.fx.data.data.accounts)) return 'accounts';
+    return undefined;
+  }
+
+  /** DynamoDB actions granted per table, as `table:Action` strings. */
+  function dynamoGrants(fn: FxratesFunction): string[] {
+    return statementsOf(fn)
+      .filter((st) => st.Effect === 'Allow' && st.Action.some((a) => a.startsWith('dynamodb:')))
+      .flatMap((st) => st.Resource.flatMap((r) => st.Action.map((a) => `${tableOf(r) ?? JSON.stringify(r)}:${a}`)))
+      .sort();
+  }
+
+  it.each(ROUTES.map((r) => r.id))('lets the %s endpoint read rates and never write', (routeId) => {
+    const fn = s.fx.service.api.routeFunctions.get(routeId);
+    if (!fn) throw new Error(`no function for ${routeId}`);
+    const expected = ['rates:dynamodb:BatchGetItem', 'rates:dynamodb:GetItem'];
+    if (routeId === 'quota') expected.push('accounts:dynamodb:GetItem');
+    expect(dynamoGrants(fn)).toEqual(expected.sort());
+    const actions = statementsOf(fn).flatMap((st) => st.Action);
+    for (const write of WRITES) expect(actions).not.toContain(write);
+  });
+
+  it('lets the authorizer read accounts and write usage, and keeps it away from rates', () => {
+    const fn = s.fx.service.api.authorizerFunction;
+    expect(dynamoGrants(fn)).toEqual(['accounts:dynamodb:GetItem', 'accounts:dynamodb:UpdateItem']);
+    const resources = statementsOf(fn).flatMap((st) => st.Resource);
+    expect(resources.map(tableOf)).not.toContain('rates');
+  });
+
+  it('lets ingestion read and write rates, and keeps it away from accounts', () => {
+    const fn = s.fx.service.ingestion.function;
+    expect(dynamoGrants(fn)).toEqual(
+      ['BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem'].map((a) => `rates:dynamodb:${a}`),
+    );
+    const resources = statementsOf(fn).flatMap((st) => st.Resource);
+    expect(resources.map(tableOf)).not.toContain('accounts');
+  });
+
+  it('grants no index, no wildcard action, and a wildcard resource only for X-Ray', () => {
+    for (const fn of functionsByDir().values()) {
+      for (const st of statementsOf(fn)) {
+        expect(st.Action.filter((a) => a.includes('*'))).toEqual([]);
+        expect(JSON.stringify(st.Resource)).not.toMatch(/index/i);
+        if (st.Resource.includes('*')) {
+          expect(st.Action.sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        }
+      }
+    }
+  });
+
+  it('attaches no managed policies to function roles', () => {
+    for (const fn of functionsByDir().values()) {
+      const role = resourcesOf(s.service, 'AWS::IAM::Role')[logicalIdOf(fn.role)];
+      expect(role?.Properties?.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe('ingestion', () => {
+  it('runs hourly with retries and a dead-letter queue for undeliverable events', () => {
+    const fnId = fnLogicalId(s.fx.service.ingestion.function);
+    const queueId = logicalIdOf(s.fx.service.ingestion.deadLetterQueue);
+    s.service.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 hour)',
+      State: 'ENABLED',
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [fnId, 'Arn'] },
+          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+        }),
+      ],
+    });
+  });
+
+  it('retries failed runs and then parks the event in the same dead-letter queue', () => {
+    const fn = s.fx.service.ingestion.function;
+    const queueId = logicalIdOf(s.fx.service.ingestion.deadLetterQueue);
+    expect(fnProps(fn).DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [queueId, 'Arn'] } });
+    s.service.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: fnLogicalId(fn) },
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 3600,
+    });
+    s.service.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Action: 'sqs:SendMessage', Principal: { Service: 'events.amazonaws.com' } }),
+        ]),
+      },
+    });
+    s.service.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+  });
+
+  it('gets the time and memory of a history backfill and the configured sources', () => {
+    const props = fnProps(s.fx.service.ingestion.function);
+    expect(props.Timeout).toBeGreaterThanOrEqual(120);
+    expect(props.MemorySize).toBeGreaterThanOrEqual(512);
+    expect((props.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+      SOURCES: 'ecb,currency-api',
+      [RATES_TABLE.envVar]: expect.anything(),
+    });
+  });
+});
+
+describe('monitoring', () => {
+  interface Widget {
+    type: string;
+    properties: { title?: string; metrics?: unknown[][]; query?: string; alarms?: string[] };
+  }
+  function widgets(): Widget[] {
+    const [dashboard] = Object.values(resourcesOf(s.service, 'AWS::CloudWatch::Dashboard'));
+    return (JSON.parse(renderJoin(dashboard?.Properties?.DashboardBody)) as { widgets: Widget[] }).widgets;
+  }
+  function widget(title: RegExp): Widget {
+    const found = widgets().find((w) => title.test(w.properties.title ?? ''));
+    if (!found) throw new Error(`no widget titled ${title}`);
+    return found;
+  }
+  const metricNames = (w: Widget) => (w.properties.metrics ?? []).map((m) => `${m[0]}/${m[1]}`);
+  const planNames = PLAN_IDS.map((id) => PLANS[id].name);
+
+  it('has one dashboard', () => {
+    s.service.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('shows admitted and refused requests per plan', () => {
+    const admitted = widget(/admitted/i).properties.metrics ?? [];
+    for (const plan of planNames) {
+      expect(admitted).toContainEqual(['fxrates', 'Admitted', 'plan', plan, 'service', 'fxrates', expect.anything()]);
+    }
+    const refused = widget(/refused/i).properties.metrics ?? [];
+    for (const plan of planNames) {
+      for (const name of ['RateLimited', 'QuotaExceeded']) {
+        expect(refused).toContainEqual(['fxrates', name, 'plan', plan, 'service', 'fxrates', expect.anything()]);
+      }
+    }
+    expect(metricNames(widget(/quota exceeded and rate limited/i)).sort()).toEqual(
+      [...planNames.map(() => 'fxrates/QuotaExceeded'), ...planNames.map(() => 'fxrates/RateLimited')].sort(),
+    );
+  });
+
+  it('lists the accounts nearest their monthly limit from the authorizer usage lines', () => {
+    const w = widget(/nearest their monthly limit/i);
+    expect(w.type).toBe('log');
+    expect(w.properties.query).toContain(`SOURCE '<Ref:${logicalIdOf(s.fx.service.api.authorizerFunction.logGroup)}>'`);
+    expect(w.properties.query).toContain('filter message = "usage"');
+    expect(w.properties.query).toMatch(/monthUsed \* 100 \/ monthLimit[\s\S]*sort percent desc/);
+  });
+
+  it('shows API latency p50/p99, 4xx/5xx, Lambda errors, throttles and durations, DynamoDB throttles and snapshot age', () => {
+    const latency = widget(/API latency/).properties.metrics ?? [];
+    expect(latency.map((m) => (m.at(-1) as { stat: string }).stat).sort()).toEqual(['p50', 'p99']);
+    expect(metricNames(widget(/4xx and 5xx/))).toEqual(
+      expect.arrayContaining(['AWS/ApiGateway/4XXError', 'AWS/ApiGateway/5XXError']),
+    );
+    for (const [title, metric] of [
+      [/Lambda errors/, 'AWS/Lambda/Errors'],
+      [/Lambda throttles/, 'AWS/Lambda/Throttles'],
+      [/Lambda duration/, 'AWS/Lambda/Duration'],
+    ] as const) {
+      expect(metricNames(widget(title))).toEqual(FUNCTION_DIRS.map(() => metric));
+    }
+    expect(metricNames(widget(/DynamoDB throttles/)).sort()).toEqual([
+      'AWS/DynamoDB/ReadThrottleEvents',
+      'AWS/DynamoDB/ReadThrottleEvents',
+      'AWS/DynamoDB/WriteThrottleEvents',
+      'AWS/DynamoDB/WriteThrottleEvents',
+    ]);
+    expect(JSON.stringify(widget(/Snapshot age/).properties.metrics)).toContain('"SnapshotAgeSeconds"');
+  });
+
+  it('alarms to one encrypted SNS topic', () => {
+    const topicId = logicalIdOf(s.fx.service.monitoring.topic);
+    const alarms = Object.values(resourcesOf(s.service, 'AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(4);
+    for (const alarm of alarms) expect(alarm.Properties?.AlarmActions).toEqual([{ Ref: topicId }]);
+    s.service.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    s.service.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    s.service.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: 'sns:Publish', Principal: { Service: 'cloudwatch.amazonaws.com' } }),
+        ]),
+      },
+    });
+    s.service.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('alarms when the dead-letter queue holds a message', () => {
+    s.service.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      Metrics: [
+        Match.objectLike({
+          MetricStat: Match.objectLike({
+            Metric: Match.objectLike({
+              MetricName: 'ApproximateNumberOfMessagesVisible',
+              Dimensions: [{ Name: 'QueueName', Value: Match.anyValue() }],
+            }),
+          }),
+        }),
+      ],
+    });
+  });
+
+  it('alarms when the snapshot is older than 30 hours on a business day, or ingestion stops reporting', () => {
+    s.service.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Threshold: 30,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'breaching',
+      Metrics: Match.arrayWith([
+        Match.objectLike({ Expression: Match.stringLikeRegexp('DAY\\(age\\)') }),
+        Match.objectLike({
+          Id: 'age',
+          MetricStat: Match.objectLike({ Metric: Match.objectLike({ MetricName: 'SnapshotAgeSeconds' }) }),
+        }),
+      ]),
+    });
+  });
+
+  it('alarms on the 5xx rate and on authorizer errors', () => {
+    s.service.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Metrics: Match.arrayWith([
+        Match.objectLike({ Expression: Match.stringLikeRegexp('errors / requests') }),
+        Match.objectLike({
+          Id: 'errors',
+          MetricStat: Match.objectLike({ Metric: Match.objectLike({ MetricName: '5XXError' }) }),
+        }),
+      ]),
+    });
+    s.service.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'Errors',
+      Namespace: 'AWS/Lambda',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnLogicalId(s.fx.service.api.authorizerFunction) } }],
+    });
+  });
+
+  it('shows every alarm on the dashboard', () => {
+    const alarmIds = Object.keys(resourcesOf(s.service, 'AWS::CloudWatch::Alarm'));
+    expect(widget(/^Alarms$/).properties.alarms?.sort()).toEqual(alarmIds.map((id) => `<${id}.Arn>`).sort());
+  });
+});
+
+describe('outputs', () => {
+  it('names the tables for the admin CLI and the ingestion function for the backfill', () => {
+    expect(Object.keys(s.data.toJSON().Outputs)).toEqual(
+      expect.arrayContaining(['RatesTableName', 'AccountsTableName']),
+    );
+    expect(Object.keys(s.service.toJSON().Outputs)).toEqual(
+      expect.arrayContaining(['ApiUrl', 'IngestFunctionName', 'DashboardName', 'AlarmTopicArn']),
+    );
+  });
+});

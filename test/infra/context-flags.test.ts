@@ -1,0 +1,155 @@
+/**
+ * The context flags operators set on `cdk deploy -c ...`: how they are read, and what they change in the
+ * synthesized app. Templates only, so asset bundling is skipped here.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { buildApp } from '../../lib/app';
+import { CONTEXT_KEYS, readDeployConfig } from '../../lib/config';
+import {
+  cdkJsonContext,
+  logicalIdOf,
+  propsOf,
+  resourcesOf,
+  SKIP_BUNDLING,
+  type Synthesized,
+  synthesize,
+} from './synth';
+
+describe('reading the context', () => {
+  const read = (context: Record<string, unknown>) => readDeployConfig((key) => context[key]);
+
+  it('defaults to WAF on, both sources, an hourly run, no e-mail and no account-level role', () => {
+    const config = read({});
+    expect(config).toMatchObject({
+      waf: true,
+      sources: ['ecb', 'currency-api'],
+      ingestSchedule: 'rate(1 hour)',
+      apiGatewayCloudWatchRole: false,
+    });
+    expect(config.alarmEmail).toBeUndefined();
+    expect(config.ecbBaseUrl).toBeUndefined();
+  });
+
+  it('accepts the strings the command line passes', () => {
+    const config = read({
+      waf: 'false',
+      apiGatewayCloudWatchRole: 'true',
+      throttleRate: '25',
+      wafRateLimit: '500',
+      sources: 'ecb',
+    });
+    expect(config).toMatchObject({
+      waf: false,
+      apiGatewayCloudWatchRole: true,
+      throttleRate: 25,
+      wafRateLimit: 500,
+      sources: ['ecb'],
+    });
+  });
+
+  it.each([
+    ['waf', 'maybe'],
+    ['sources', 'ecb,openexchangerates'],
+    ['alarmEmail', 'not-an-address'],
+    ['throttleRate', '-1'],
+    ['ingestSchedule', 'every hour'],
+    ['ecbBaseUrl', 'ecb'],
+  ])('refuses %s=%s and names the flag', (key, value) => {
+    expect(() => read({ [key]: value })).toThrow(new RegExp(`Invalid CDK context: .*${key}`));
+  });
+
+  it('ignores context keys that are not flags and reads every flag the README lists', () => {
+    expect(read({ unrelated: 'x' })).toEqual(read({}));
+    expect(CONTEXT_KEYS).toEqual(
+      expect.arrayContaining(['waf', 'sources', 'alarmEmail', 'apiGatewayCloudWatchRole', 'ingestSchedule']),
+    );
+  });
+});
+
+describe('flags applied to the app', () => {
+  let s: Synthesized;
+
+  beforeAll(() => {
+    s = synthesize({
+      ...SKIP_BUNDLING,
+      waf: 'false',
+      alarmEmail: 'ops@example.com',
+      apiGatewayCloudWatchRole: 'true',
+      sources: 'ecb',
+      ingestSchedule: 'cron(15 * * * ? *)',
+      ecbBaseUrl: 'https://ecb.example.com/stats/eurofxref',
+      throttleRate: '50',
+      throttleBurst: '100',
+    });
+  }, 120_000);
+
+  afterAll(() => s?.dispose());
+
+  it('still has no unacknowledged cdk-nag finding', () => {
+    const report = new AwsSolutionsChecks().validateScope(s.app);
+    expect(report.violations.map((v) => v.ruleName)).toEqual([]);
+  });
+
+  it('drops the WAF when waf=false', () => {
+    s.service.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    s.service.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    expect(s.fx.service.api.webAcl).toBeUndefined();
+  });
+
+  it('subscribes the alarm e-mail address to the topic', () => {
+    s.service.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: logicalIdOf(s.fx.service.monitoring.topic) },
+    });
+  });
+
+  it('creates the account-level API Gateway logging role when asked, and keeps it on stack deletion', () => {
+    s.service.resourceCountIs('AWS::ApiGateway::Account', 1);
+    const [role] = Object.entries(resourcesOf(s.service, 'AWS::IAM::Role')).filter(([, r]) =>
+      JSON.stringify(r.Properties?.AssumeRolePolicyDocument).includes('apigateway.amazonaws.com'),
+    );
+    expect(role?.[1]).toMatchObject({ DeletionPolicy: 'Retain' });
+  });
+
+  it('passes the sources and base URLs to ingestion and uses the given schedule', () => {
+    const fn = resourcesOf(s.service, 'AWS::Lambda::Function')[logicalIdOf(s.fx.service.ingestion.function.function)];
+    expect((propsOf(fn).Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+      SOURCES: 'ecb',
+      ECB_BASE_URL: 'https://ecb.example.com/stats/eurofxref',
+    });
+    s.service.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'cron(15 * * * ? *)' });
+  });
+
+  it('throttles the stage at the given rate and burst', () => {
+    s.service.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: [Match.objectLike({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 })],
+    });
+  });
+});
+
+describe('cdk-nag on every synth', () => {
+  it('fails the synthesis of the app when a construct breaks a rule', () => {
+    const app = new App({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING } });
+    const { service } = buildApp(app);
+    new dynamodb.Table(service, 'Unrecoverable', {
+      partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
+    });
+    expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
+  });
+
+  it('lets the same app synthesize without the offending construct', () => {
+    const app = new App({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING } });
+    buildApp(app);
+    expect(
+      app
+        .synth()
+        .stacks.map((stack) => stack.stackName)
+        .sort(),
+    ).toEqual(['FxratesData', 'FxratesService']);
+    expect(Stack.isStack(app.node.findChild('FxratesService'))).toBe(true);
+  });
+});

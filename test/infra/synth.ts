@@ -1,0 +1,87 @@
+/**
+ * Synthesizes the real app (the one `bin/fxrates.ts` builds) for the infra tests, with the context of cdk.json
+ * so the tests see what `npm run synth` produces. Each test file synthesizes once and shares the result.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import type { IConstruct } from 'constructs';
+import { buildApp, type FxratesApp } from '../../lib/app';
+
+export interface Synthesized {
+  app: App;
+  fx: FxratesApp;
+  assembly: CloudAssembly;
+  outdir: string;
+  data: Template;
+  service: Template;
+  dispose(): void;
+}
+
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(join(__dirname, '..', '..', 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
+  return cdkJson.context ?? {};
+}
+
+/** Context that makes CDK skip every asset bundling step, for tests that only read templates. */
+export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
+
+export function synthesize(context: Record<string, unknown> = {}): Synthesized {
+  const outdir = mkdtempSync(join(tmpdir(), 'fxrates-synth-'));
+  const app = new App({ outdir, context: { ...cdkJsonContext(), ...context } });
+  const fx = buildApp(app);
+  const assembly = app.synth();
+  return {
+    app,
+    fx,
+    assembly,
+    outdir,
+    data: Template.fromStack(fx.data),
+    service: Template.fromStack(fx.service),
+    dispose: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+/** The CloudFormation logical id of a construct's main resource (or of the resource itself). */
+export function logicalIdOf(construct: IConstruct): string {
+  const element = (construct.node.defaultChild ?? construct) as CfnElement;
+  return Stack.of(construct).getLogicalId(element);
+}
+
+export type Resources = Record<string, { Type: string; Properties?: Record<string, unknown>; [k: string]: unknown }>;
+
+export function resourcesOf(template: Template, type: string): Resources {
+  return template.findResources(type) as Resources;
+}
+
+/** A resource's properties, failing the test when there are none. */
+export function propsOf(resource: { Properties?: Record<string, unknown> } | undefined): Record<string, unknown> {
+  if (!resource?.Properties) throw new Error('the resource is missing or has no properties');
+  return resource.Properties;
+}
+
+/**
+ * Renders an `Fn::Join` (as CDK emits for dashboard bodies) to one string, with every intrinsic replaced by a
+ * readable marker: `{Ref:X}` becomes `<Ref:X>`, `{Fn::GetAtt:[X,Y]}` becomes `<X.Y>`, an import `<Import:name>`.
+ */
+export function renderJoin(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  if (!join) return marker(value);
+  return join[1].map((part) => (typeof part === 'string' ? part : marker(part))).join(join[0]);
+}
+
+function marker(value: unknown): string {
+  const v = value as Record<string, unknown>;
+  if (typeof v.Ref === 'string') return `<Ref:${v.Ref}>`;
+  const getAtt = v['Fn::GetAtt'];
+  if (Array.isArray(getAtt)) return `<${getAtt.join('.')}>`;
+  const imported = v['Fn::ImportValue'];
+  if (typeof imported === 'string') return `<Import:${imported}>`;
+  return '<intrinsic>';
+}

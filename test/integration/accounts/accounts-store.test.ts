@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { hashApiKey, isWellFormedApiKey, KEY_PREFIX } from '../../../lambdas/core/domain/api-key';
+import { formatTimestamp } from '../../../lambdas/core/domain/dates';
+import {
+  AccountExistsError,
+  AccountNotVerifiedError,
+  AccountSuspendedError,
+  AccountsStore,
+  InvalidAccountInputError,
+  KeyLimitReachedError,
+  UnknownAccountError,
+  UnknownKeyError,
+} from '../../../lambdas/core/store/accounts-store';
+import { backends, freshTables, type TestTables } from '../../support/backends';
+
+describe.each(backends())('AccountsStore on $name', (backend) => {
+  let tables: TestTables;
+  let store: AccountsStore;
+  let now = new Date('2026-09-30T10:00:00.123Z');
+
+  beforeAll(async () => {
+    tables = await freshTables(backend);
+    store = new AccountsStore(tables.client, tables.accountsTable, {
+      clock: () => now,
+      randomBytes: (n) => randomBytes(n),
+    });
+  });
+
+  const rawItem = async (pk: string) =>
+    (await tables.client.send(new GetCommand({ TableName: tables.accountsTable, Key: { pk }, ConsistentRead: true })))
+      .Item;
+
+  const verifiedAccount = (plan: 'free' | 'pro' | 'business') => store.createAccount({ plan, verified: true });
+
+  describe('accounts', () => {
+    it('creates an active account with a random URL-safe id and reads it back', async () => {
+      const created = await store.createAccount({
+        plan: 'pro',
+        email: 'ops@example.com',
+        verified: false,
+        overrides: { monthlyLimit: 50_000, overflowPercent: 15 },
+      });
+      expect(created.accountId).toMatch(/^acc_[0-9A-Za-z]{16}$/);
+      expect(created).toMatchObject({ plan: 'pro', status: 'active', verified: false, activeKeys: 0 });
+      expect(created.createdAt).toBe(formatTimestamp(now));
+      expect(await store.getAccount(created.accountId)).toEqual(created);
+    });
+
+    it('stores the record under ACCOUNT#<id> with snake_case attributes and the overrides', async () => {
+      const created = await store.createAccount({ plan: 'free', verified: true, overrides: { perMinute: 3 } });
+      const item = await rawItem(`ACCOUNT#${created.accountId}`);
+      expect(item).toMatchObject({
+        account_id: created.accountId,
+        plan: 'free',
+        status: 'active',
+        verified: true,
+        active_keys: 0,
+        overrides: { per_minute: 3 },
+      });
+      expect(item?.overrides).not.toHaveProperty('monthly_limit');
+    });
+
+    it('gives every account a distinct id', async () => {
+      const ids = await Promise.all(Array.from({ length: 5 }, () => verifiedAccount('free')));
+      expect(new Set(ids.map((a) => a.accountId)).size).toBe(5);
+    });
+
+    it('creates an account under a chosen id once and refuses the same id again', async () => {
+      const id = `demo-${randomBytes(4).toString('hex')}`;
+      expect((await store.createAccount({ plan: 'business', verified: true, accountId: id })).accountId).toBe(id);
+      await expect(store.createAccount({ plan: 'free', verified: true, accountId: id })).rejects.toThrow(
+        AccountExistsError,
+      );
+      expect((await store.getAccount(id)).plan).toBe('business');
+    });
+
+    it('refuses overrides outside their ranges and malformed emails', async () => {
+      await expect(
+        store.createAccount({ plan: 'pro', verified: true, overrides: { overflowPercent: 101 } }),
+      ).rejects.toThrow(InvalidAccountInputError);
+      await expect(
+        store.createAccount({ plan: 'pro', verified: true, overrides: { monthlyLimit: 0 } }),
+      ).rejects.toThrow(InvalidAccountInputError);
+      await expect(store.createAccount({ plan: 'pro', verified: true, email: 'not-an-email' })).rejects.toThrow(
+        /email/,
+      );
+    });
+
+    it('suspends, resumes, verifies and changes the plan, returning the updated record', async () => {
+      const { accountId } = await store.createAccount({ plan: 'free', verified: false });
+      expect((await store.setStatus(accountId, 'suspended')).status).toBe('suspended');
+      expect((await store.getAccount(accountId)).status).toBe('suspended');
+      expect((await store.setStatus(accountId, 'active')).status).toBe('active');
+      expect((await store.verify(accountId)).verified).toBe(true);
+      const upgraded = await store.setPlan(accountId, 'business');
+      expect(upgraded).toMatchObject({ plan: 'business', verified: true, status: 'active' });
+    });
+
+    it('answers UnknownAccountError for every operation on an unknown id and creates nothing', async () => {
+      const ghost = 'acc_doesnotexist0000';
+      await expect(store.getAccount(ghost)).rejects.toThrow(UnknownAccountError);
+      await expect(store.setStatus(ghost, 'suspended')).rejects.toThrow(UnknownAccountError);
+      await expect(store.verify(ghost)).rejects.toThrow(UnknownAccountError);
+      await expect(store.setPlan(ghost, 'pro')).rejects.toThrow(UnknownAccountError);
+      await expect(store.createKey(ghost)).rejects.toThrow(UnknownAccountError);
+      await expect(store.listKeys(ghost)).rejects.toThrow(UnknownAccountError);
+      expect(await store.findAccount(ghost)).toBeUndefined();
+      expect(await rawItem(`ACCOUNT#${ghost}`)).toBeUndefined();
+    });
+  });
+
+  describe('keys', () => {
+    it('creates a well-formed key and stores only its SHA-256, never the key', async () => {
+      const { accountId } = await verifiedAccount('free');
+      const created = await store.createKey(accountId, 'ci');
+      expect(isWellFormedApiKey(created.key)).toBe(true);
+      expect(created.key.startsWith(KEY_PREFIX)).toBe(true);
+      expect(created.keyId).toMatch(/^key_[0-9A-Za-z]{16}$/);
+
+      const item = await rawItem(`KEY#${hashApiKey(created.key)}`);
+      expect(item).toEqual({
+        pk: `KEY#${hashApiKey(created.key)}`,
+        key_id: created.keyId,
+        key_account_id: accountId,
+        name: 'ci',
+        created_at: formatTimestamp(now),
+      });
+      const scan = await tables.client.send(new ScanCommand({ TableName: tables.accountsTable }));
+      const everything = JSON.stringify(scan.Items);
+      expect(everything).not.toContain(created.key);
+      expect(everything).not.toContain(created.key.slice(KEY_PREFIX.length));
+    });
+
+    it('finds a key by its hash in one lookup and ignores unknown or malformed hashes', async () => {
+      const { accountId } = await verifiedAccount('pro');
+      const created = await store.createKey(accountId);
+      expect(await store.findKeyByHash(hashApiKey(created.key))).toEqual({
+        keyId: created.keyId,
+        accountId,
+        name: 'default',
+        createdAt: created.record.createdAt,
+      });
+      expect(await store.findKeyByHash(hashApiKey(`${created.key}x`))).toBeUndefined();
+      expect(await store.findKeyByHash(created.key)).toBeUndefined();
+    });
+
+    it('refuses keys for unverified and for suspended accounts without touching the counter', async () => {
+      const unverified = await store.createAccount({ plan: 'pro', verified: false });
+      await expect(store.createKey(unverified.accountId)).rejects.toThrow(AccountNotVerifiedError);
+      const suspended = await verifiedAccount('pro');
+      await store.setStatus(suspended.accountId, 'suspended');
+      await expect(store.createKey(suspended.accountId)).rejects.toThrow(AccountSuspendedError);
+      expect((await store.getAccount(unverified.accountId)).activeKeys).toBe(0);
+      expect((await store.getAccount(suspended.accountId)).activeKeys).toBe(0);
+    });
+
+    it('refuses a second active key on Free and allows one again after the first is revoked', async () => {
+      const { accountId } = await verifiedAccount('free');
+      const first = await store.createKey(accountId);
+      await expect(store.createKey(accountId)).rejects.toThrow(KeyLimitReachedError);
+      await expect(store.createKey(accountId)).rejects.toThrow(/Free plan allows/);
+      await store.revokeKey(first.keyId);
+      const second = await store.createKey(accountId);
+      expect(second.keyId).not.toBe(first.keyId);
+      expect((await store.getAccount(accountId)).activeKeys).toBe(1);
+    });
+
+    it('admits exactly one of 10 parallel key creations on a Free account', async () => {
+      const { accountId } = await verifiedAccount('free');
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => store.createKey(accountId, `k${i}`)),
+      );
+      const fulfilled = results.filter((r) => r.status === 'fulfilled');
+      const rejected = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      expect(fulfilled).toHaveLength(1);
+      expect(rejected).toHaveLength(9);
+      for (const reason of rejected) expect(reason).toBeInstanceOf(KeyLimitReachedError);
+      expect((await store.getAccount(accountId)).activeKeys).toBe(1);
+      expect(await store.listKeys(accountId)).toHaveLength(1);
+    });
+
+    it('admits all of 10 parallel key creations on Pro and counts every one', async () => {
+      const { accountId } = await verifiedAccount('pro');
+      const created = await Promise.all(Array.from({ length: 10 }, (_, i) => store.createKey(accountId, `k${i}`)));
+      expect(new Set(created.map((c) => c.key)).size).toBe(10);
+      expect((await store.getAccount(accountId)).activeKeys).toBe(10);
+      expect(await store.listKeys(accountId)).toHaveLength(10);
+    });
+
+    it("lists an account's keys oldest first, revoked ones included, and no other account's keys", async () => {
+      const { accountId } = await verifiedAccount('business');
+      const other = await verifiedAccount('business');
+      await store.createKey(other.accountId, 'other');
+      now = new Date('2026-09-30T10:00:01Z');
+      const a = await store.createKey(accountId, 'a');
+      now = new Date('2026-09-30T10:00:02Z');
+      const b = await store.createKey(accountId, 'b');
+      now = new Date('2026-09-30T10:00:03Z');
+      await store.revokeKey(a.keyId);
+      const keys = await store.listKeys(accountId);
+      expect(keys).toEqual([
+        { keyId: a.keyId, accountId, name: 'a', createdAt: '2026-09-30T10:00:01Z', revokedAt: '2026-09-30T10:00:03Z' },
+        { keyId: b.keyId, accountId, name: 'b', createdAt: '2026-09-30T10:00:02Z' },
+      ]);
+    });
+
+    it('revokes a key by id, records when, and gives the slot back', async () => {
+      const { accountId } = await verifiedAccount('free');
+      const created = await store.createKey(accountId);
+      now = new Date('2026-10-01T08:30:00Z');
+      const result = await store.revokeKey(created.keyId);
+      expect(result).toEqual({ key: { ...created.record, revokedAt: '2026-10-01T08:30:00Z' }, alreadyRevoked: false });
+      expect((await store.findKeyByHash(hashApiKey(created.key)))?.revokedAt).toBe('2026-10-01T08:30:00Z');
+      expect((await store.getAccount(accountId)).activeKeys).toBe(0);
+    });
+
+    it('treats revoking a revoked key as a no-op that keeps the first revocation time and the counter', async () => {
+      const { accountId } = await verifiedAccount('pro');
+      const keep = await store.createKey(accountId, 'keep');
+      const drop = await store.createKey(accountId, 'drop');
+      now = new Date('2026-10-02T00:00:00Z');
+      await store.revokeKey(drop.keyId);
+      now = new Date('2026-10-03T00:00:00Z');
+      const again = await store.revokeKey(drop.keyId);
+      expect(again.alreadyRevoked).toBe(true);
+      expect(again.key.revokedAt).toBe('2026-10-02T00:00:00Z');
+      expect((await store.getAccount(accountId)).activeKeys).toBe(1);
+      expect((await store.findKeyByHash(hashApiKey(keep.key)))?.revokedAt).toBeUndefined();
+    });
+
+    it('gives the slot back exactly once when the same key is revoked in parallel', async () => {
+      const { accountId } = await verifiedAccount('pro');
+      await store.createKey(accountId, 'stays');
+      const target = await store.createKey(accountId, 'goes');
+      const results = await Promise.all(Array.from({ length: 5 }, () => store.revokeKey(target.keyId)));
+      expect(results.filter((r) => !r.alreadyRevoked)).toHaveLength(1);
+      expect((await store.getAccount(accountId)).activeKeys).toBe(1);
+    });
+
+    it('answers UnknownKeyError when revoking a key id that does not exist', async () => {
+      await expect(store.revokeKey('key_doesnotexist0000')).rejects.toThrow(UnknownKeyError);
+    });
+
+    it('keeps existing keys working after a downgrade from Pro to Free but allows no new key until below 1', async () => {
+      const { accountId } = await verifiedAccount('pro');
+      const one = await store.createKey(accountId, 'one');
+      const two = await store.createKey(accountId, 'two');
+      expect((await store.setPlan(accountId, 'free')).activeKeys).toBe(2);
+      expect((await store.findKeyByHash(hashApiKey(one.key)))?.revokedAt).toBeUndefined();
+      expect((await store.findKeyByHash(hashApiKey(two.key)))?.revokedAt).toBeUndefined();
+      await expect(store.createKey(accountId)).rejects.toThrow(KeyLimitReachedError);
+      await store.revokeKey(one.keyId);
+      await expect(store.createKey(accountId)).rejects.toThrow(KeyLimitReachedError);
+      await store.revokeKey(two.keyId);
+      await expect(store.createKey(accountId, 'three')).resolves.toMatchObject({ record: { name: 'three' } });
+    });
+
+    it('refuses empty or overlong key names', async () => {
+      const { accountId } = await verifiedAccount('pro');
+      await expect(store.createKey(accountId, '   ')).rejects.toThrow(InvalidAccountInputError);
+      await expect(store.createKey(accountId, 'x'.repeat(65))).rejects.toThrow(InvalidAccountInputError);
+      expect((await store.getAccount(accountId)).activeKeys).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,336 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../lambdas/core/admin/target';
+import { hashApiKey, isWellFormedApiKey } from '../../lambdas/core/domain/api-key';
+import { type RunningDynalite, startDynalite } from '../../lambdas/core/local/dynalite-server';
+import { AccountsStore } from '../../lambdas/core/store/accounts-store';
+import { createDocumentClient } from '../../lambdas/core/store/clients';
+import { createTable } from '../../lambdas/core/store/create-tables';
+import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
+
+jest.setTimeout(90_000);
+
+const ROOT = resolve(__dirname, '../..');
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real CLI as a child process, with an environment that carries nothing from the test runner's setup. */
+function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  for (const name of ['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED', 'ACCOUNTS_TABLE_NAME', 'AWS_REGION']) {
+    if (!(name in env)) delete childEnv[name];
+  }
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
+      cwd: ROOT,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', fail);
+    child.once('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** `--json` output must be exactly one JSON object on one line. */
+function onlyObject(result: CliResult): Record<string, unknown> {
+  const lines = result.stdout.split('\n').filter((line) => line !== '');
+  expect(lines).toHaveLength(1);
+  const parsed: unknown = JSON.parse(lines[0] ?? '');
+  expect(parsed).toBeInstanceOf(Object);
+  return parsed as Record<string, unknown>;
+}
+
+function ok(result: CliResult): Record<string, unknown> {
+  if (result.code !== 0) throw new Error(`CLI failed with ${result.code}: ${result.stderr}`);
+  expect(result.stderr).toBe('');
+  return onlyObject(result);
+}
+
+function refused(result: CliResult, exit: number, code: string, reason: RegExp): void {
+  expect(result.code).toBe(exit);
+  const stderrLines = result.stderr.split('\n').filter((line) => line !== '');
+  expect(stderrLines).toHaveLength(1);
+  expect(stderrLines[0]).toMatch(reason);
+  const body = onlyObject(result);
+  expect(body.code).toBe(code);
+  expect(body.error).toMatch(reason);
+}
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'fxrates-cli-'));
+const storeAt = (endpoint: string, table = LOCAL_ACCOUNTS_TABLE_NAME) =>
+  new AccountsStore(createDocumentClient(endpoint), table, { clock: () => new Date(), randomBytes });
+
+describe('admin CLI against the running local server', () => {
+  let server: RunningDynalite;
+  let dataDir: string;
+  let store: AccountsStore;
+  const admin = (...args: string[]) => cli([...args, '--json'], { FXRATES_DATA_DIR: dataDir });
+
+  beforeAll(async () => {
+    server = await startDynalite();
+    dataDir = tempDir();
+    writeFileSync(join(dataDir, ENDPOINT_FILE), JSON.stringify({ endpoint: server.endpoint }));
+    store = storeAt(server.endpoint);
+  });
+
+  afterAll(async () => {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates a verified account with the plan defaults and prints only its id', async () => {
+    const body = ok(await admin('account', 'create', '--plan', 'free'));
+    expect(Object.keys(body)).toEqual(['account_id']);
+    expect(body.account_id).toMatch(/^acc_[0-9A-Za-z]{16}$/);
+    const account = await store.getAccount(String(body.account_id));
+    expect(account).toMatchObject({ plan: 'free', status: 'active', verified: true, overrides: {} });
+    expect(existsSync(join(dataDir, 'dynalite'))).toBe(false);
+  });
+
+  it('creates an account with email, limit overrides and --unverified', async () => {
+    const body = ok(
+      await admin(
+        'account',
+        'create',
+        '--plan',
+        'pro',
+        '--email',
+        'ops@example.com',
+        '--monthly-limit',
+        '45000',
+        '--per-minute',
+        '120',
+        '--overflow-percent',
+        '5',
+        '--unverified',
+      ),
+    );
+    expect(await store.getAccount(String(body.account_id))).toMatchObject({
+      plan: 'pro',
+      email: 'ops@example.com',
+      verified: false,
+      overrides: { monthlyLimit: 45000, perMinute: 120, overflowPercent: 5, overflowAllowed: true },
+    });
+    const noOverflow = ok(await admin('account', 'create', '--plan', 'business', '--no-overflow'));
+    expect((await store.getAccount(String(noOverflow.account_id))).overrides).toEqual({ overflowAllowed: false });
+  });
+
+  it('verifies, suspends, resumes and changes the plan, printing the account each time', async () => {
+    const { account_id: id } = ok(await admin('account', 'create', '--plan', 'free', '--unverified'));
+    const accountId = String(id);
+    expect(ok(await admin('account', 'verify', accountId))).toMatchObject({ account_id: accountId, verified: true });
+    expect(ok(await admin('account', 'suspend', accountId))).toMatchObject({ status: 'suspended' });
+    expect((await store.getAccount(accountId)).status).toBe('suspended');
+    expect(ok(await admin('account', 'resume', accountId))).toMatchObject({ status: 'active' });
+    const upgraded = ok(await admin('account', 'set-plan', accountId, 'business'));
+    expect(upgraded).toMatchObject({
+      account_id: accountId,
+      plan: 'business',
+      limits: { monthly_limit: 125000, per_minute: 300, overflow_percent: 20, max_active_keys: null },
+    });
+    expect((await store.getAccount(accountId)).plan).toBe('business');
+    expect(ok(await admin('account', 'show', accountId))).toMatchObject({ plan: 'business', active_keys: 0 });
+  });
+
+  it('creates, lists and revokes keys; the key is shown once and only its hash is stored', async () => {
+    const accountId = String(ok(await admin('account', 'create', '--plan', 'pro')).account_id);
+    const created = ok(await admin('key', 'create', '--account', accountId, '--name', 'ci'));
+    expect(Object.keys(created).sort()).toEqual(['key', 'key_id']);
+    const key = String(created.key);
+    expect(isWellFormedApiKey(key)).toBe(true);
+    expect(await store.findKeyByHash(hashApiKey(key))).toMatchObject({ keyId: created.key_id, accountId, name: 'ci' });
+
+    const second = ok(await admin('key', 'create', '--account', accountId));
+    const listed = ok(await admin('key', 'list', '--account', accountId));
+    expect(listed).toEqual({
+      keys: expect.arrayContaining([
+        { key_id: created.key_id, name: 'ci', created_at: expect.any(String), revoked_at: null },
+        { key_id: second.key_id, name: 'default', created_at: expect.any(String), revoked_at: null },
+      ]),
+    });
+    expect(JSON.stringify(listed)).not.toContain(key);
+
+    const revoked = ok(await admin('key', 'revoke', String(created.key_id)));
+    expect(revoked).toMatchObject({ key_id: created.key_id, account_id: accountId, already_revoked: false });
+    expect(revoked.revoked_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect((await store.findKeyByHash(hashApiKey(key)))?.revokedAt).toBe(revoked.revoked_at);
+    const again = ok(await admin('key', 'revoke', String(created.key_id)));
+    expect(again).toMatchObject({ already_revoked: true, revoked_at: revoked.revoked_at });
+    expect((await store.getAccount(accountId)).activeKeys).toBe(1);
+  });
+
+  it('exits 1 with one line for an unknown account, in every command that names one', async () => {
+    const results = await Promise.all([
+      admin('account', 'suspend', 'acc_nobody'),
+      admin('account', 'verify', 'acc_nobody'),
+      admin('account', 'set-plan', 'acc_nobody', 'pro'),
+      admin('key', 'create', '--account', 'acc_nobody'),
+      admin('key', 'list', '--account', 'acc_nobody'),
+    ]);
+    for (const result of results) refused(result, 1, 'unknown-account', /Account 'acc_nobody' does not exist/);
+  });
+
+  it('exits 1 for a second key on Free, an unverified account, a suspended one and an unknown key', async () => {
+    const free = String(ok(await admin('account', 'create', '--plan', 'free')).account_id);
+    ok(await admin('key', 'create', '--account', free));
+    refused(await admin('key', 'create', '--account', free), 1, 'key-limit-reached', /Free plan allows/);
+
+    const unverified = String(ok(await admin('account', 'create', '--plan', 'pro', '--unverified')).account_id);
+    refused(await admin('key', 'create', '--account', unverified), 1, 'account-not-verified', /is not verified/);
+
+    const suspended = String(ok(await admin('account', 'create', '--plan', 'pro')).account_id);
+    ok(await admin('account', 'suspend', suspended));
+    refused(await admin('key', 'create', '--account', suspended), 1, 'account-suspended', /is suspended/);
+
+    refused(await admin('key', 'revoke', 'key_nothing'), 1, 'unknown-key', /Key 'key_nothing' does not exist/);
+  });
+
+  it('exits 2 for bad arguments before touching the store', async () => {
+    const results = await Promise.all([
+      admin('account', 'create', '--plan', 'gold'),
+      admin('account', 'create', '--plan', 'pro', '--monthly-limit', '0'),
+      admin('account', 'create', '--plan', 'pro', '--per-minute', 'fast'),
+      admin('account', 'create', '--plan', 'pro', '--overflow-percent', '150'),
+      admin('account', 'create', '--plan', 'pro', '--overflow-percent', '5', '--no-overflow'),
+      admin('key', 'create'),
+      admin('account', 'launch', 'acc_1'),
+    ]);
+    for (const result of results) refused(result, 2, 'usage', /\S/);
+  });
+
+  it('prints readable lines without --json, the new key on a line of its own', async () => {
+    const env = { FXRATES_DATA_DIR: dataDir };
+    const created = await cli(['account', 'create', '--plan', 'pro', '--email', 'me@example.com'], env);
+    expect(created.code).toBe(0);
+    const accountId = /Created account (acc_\w+)\./.exec(created.stdout)?.[1] ?? '';
+    expect(created.stdout).toContain('Pro: 30000 a month, 60 a minute, overflow 10%');
+    const key = await cli(['key', 'create', '--account', accountId, '--name', 'laptop'], env);
+    expect(key.code).toBe(0);
+    const keyLine = key.stdout.split('\n').find((line) => line.startsWith('fxr_')) ?? '';
+    expect(isWellFormedApiKey(keyLine)).toBe(true);
+    expect(key.stdout).toContain('shown only this once');
+    const list = await cli(['key', 'list', '--account', accountId], env);
+    expect(list.stdout.split('\n')[0]).toMatch(/^KEY ID\s+NAME\s+CREATED\s+REVOKED$/);
+    expect(list.stdout).toContain('laptop');
+    expect(list.stdout).not.toContain(keyLine);
+  });
+
+  it('prints the usage for --help', async () => {
+    const help = await cli(['--help'], { FXRATES_DATA_DIR: dataDir });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('key revoke KEY_ID');
+  });
+});
+
+describe('admin CLI without a running local server', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const freshDir = () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('opens the data directory itself when no endpoint file exists, and the data persists there', async () => {
+    const dataDir = freshDir();
+    const env = { FXRATES_DATA_DIR: dataDir };
+    const accountId = String(ok(await cli(['account', 'create', '--plan', 'free', '--json'], env)).account_id);
+    const created = ok(await cli(['key', 'create', '--account', accountId, '--json'], env));
+    refused(await cli(['key', 'create', '--account', accountId, '--json'], env), 1, 'key-limit-reached', /Free/);
+
+    const reopened = await startDynalite({ path: join(dataDir, 'dynalite') });
+    try {
+      const store = storeAt(reopened.endpoint);
+      expect(await store.getAccount(accountId)).toMatchObject({ plan: 'free', activeKeys: 1 });
+      expect((await store.findKeyByHash(hashApiKey(String(created.key))))?.keyId).toBe(created.key_id);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('falls back to the data directory when the published endpoint no longer answers', async () => {
+    const dataDir = freshDir();
+    const gone = await startDynalite();
+    await gone.close();
+    writeFileSync(join(dataDir, ENDPOINT_FILE), JSON.stringify({ endpoint: gone.endpoint }));
+    const body = ok(await cli(['account', 'create', '--plan', 'business', '--json'], { FXRATES_DATA_DIR: dataDir }));
+    expect(body.account_id).toMatch(/^acc_/);
+    expect(existsSync(join(dataDir, 'dynalite'))).toBe(true);
+  });
+
+  it('refuses with exit 3 when another process holds the data directory and published no endpoint', async () => {
+    const dataDir = freshDir();
+    const holder = await startDynalite({ path: join(dataDir, 'dynalite') });
+    try {
+      refused(
+        await cli(['account', 'create', '--plan', 'pro', '--json'], { FXRATES_DATA_DIR: dataDir }),
+        3,
+        'store-unavailable',
+        /held by another process/,
+      );
+      writeFileSync(join(dataDir, ENDPOINT_FILE), JSON.stringify({ endpoint: holder.endpoint }));
+      const body = ok(await cli(['account', 'create', '--plan', 'pro', '--json'], { FXRATES_DATA_DIR: dataDir }));
+      expect((await storeAt(holder.endpoint).getAccount(String(body.account_id))).plan).toBe('pro');
+    } finally {
+      await holder.close();
+    }
+  });
+});
+
+describe('admin CLI against a named table', () => {
+  let server: RunningDynalite;
+  beforeAll(async () => {
+    server = await startDynalite();
+  });
+  afterAll(() => server.close());
+
+  it('uses --accounts-table and --region with the default credential chain, ignoring the data directory', async () => {
+    const table = `accounts-${randomBytes(4).toString('hex')}`;
+    await createTable(createDocumentClient(server.endpoint), ACCOUNTS_TABLE, table);
+    const dataDir = tempDir();
+    try {
+      // The SDK's standard endpoint and credential variables stand in for AWS; the CLI sets neither itself.
+      const env = {
+        FXRATES_DATA_DIR: dataDir,
+        AWS_ENDPOINT_URL_DYNAMODB: server.endpoint,
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+      };
+      const body = ok(
+        await cli(
+          ['account', 'create', '--plan', 'pro', '--accounts-table', table, '--region', 'eu-west-1', '--json'],
+          env,
+        ),
+      );
+      expect((await storeAt(server.endpoint, table).getAccount(String(body.account_id))).plan).toBe('pro');
+      const viaEnv = ok(
+        await cli(['account', 'show', String(body.account_id), '--json'], {
+          ...env,
+          ACCOUNTS_TABLE_NAME: table,
+          AWS_REGION: 'eu-west-1',
+        }),
+      );
+      expect(viaEnv.account_id).toBe(body.account_id);
+      expect(existsSync(join(dataDir, 'dynalite'))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,153 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Clock } from '../../../lambdas/core/domain/dates';
+import { RatesStore } from '../../../lambdas/core/store/rates-store';
+import { createIngestHandler, handler } from '../../../lambdas/ingest/handler';
+import { backends, freshTables } from '../../support/backends';
+import { readEcbTable, startUpstreamServer, type UpstreamServer } from '../../support/upstream-server';
+
+jest.setTimeout(120_000);
+
+const clock: Clock = () => new Date('2026-09-29T12:00:00Z');
+const table = readEcbTable();
+let upstream: UpstreamServer;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  upstream = await startUpstreamServer();
+  process.env.ECB_BASE_URL = upstream.urls.ecbBaseUrl;
+  process.env.CURRENCY_API_BASE_URL = upstream.urls.currencyApiBaseUrl;
+  process.env.CURRENCY_API_FALLBACK_URL = upstream.urls.currencyApiFallbackUrl;
+  process.env.FETCH_TIMEOUT_MS = '5000';
+});
+afterAll(async () => {
+  process.env = savedEnv;
+  await upstream.close();
+});
+afterEach(() => {
+  upstream.reset();
+  delete process.env.SOURCES;
+});
+
+/** EMF lines the handler printed (Powertools prints through the global console in dev mode). */
+function emfLines(spy: jest.SpyInstance): Record<string, unknown>[] {
+  return spy.mock.calls
+    .map((call) => String(call[0]))
+    .flatMap((line) => {
+      try {
+        const parsed = JSON.parse(line) as Record<string, unknown>;
+        return '_aws' in parsed ? [parsed] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+async function invoke(store: RatesStore, event: unknown) {
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+  const spy = jest.spyOn(console, 'log').mockImplementation(() => {});
+  try {
+    const handler = createIngestHandler({
+      store: () => store,
+      metrics: new Metrics({ namespace: 'fxrates', serviceName: 'fxrates' }),
+      logger: new Logger({ serviceName: 'fxrates', logLevel: 'SILENT' }),
+      clock,
+    });
+    const outcome = await handler(event).then(
+      (result) => ({ result, error: undefined }),
+      (error: unknown) => ({ result: undefined, error: error as Error }),
+    );
+    return { ...outcome, metrics: emfLines(spy) };
+  } finally {
+    spy.mockRestore();
+    process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  }
+}
+
+describe.each(backends())('ingestion handler on $name', (backend) => {
+  let store: RatesStore;
+  beforeEach(async () => {
+    const tables = await freshTables(backend);
+    store = new RatesStore(tables.client, tables.ratesTable);
+  });
+
+  it('ingests on a scheduled event and emits the freshness metrics', async () => {
+    const { result, metrics } = await invoke(store, { source: 'aws.events', 'detail-type': 'Scheduled Event' });
+    expect(result?.status).toBe('ok');
+    const latest = await store.getLatest();
+    const run = metrics.find((m) => 'DaysWritten' in m);
+    expect(run).toMatchObject({
+      DaysWritten: result?.daysWritten,
+      Rejections: 0,
+      CurrenciesServed: Object.keys(latest?.rates ?? {}).length,
+      SnapshotAgeSeconds: (clock().getTime() - Date.parse(latest?.publishedAt ?? '')) / 1000,
+      service: 'fxrates',
+    });
+    expect(metrics.filter((m) => 'SourceFailures' in m).map((m) => [m.source, m.SourceFailures])).toEqual(
+      expect.arrayContaining([
+        ['ecb', 0],
+        ['currency-api', 0],
+      ]),
+    );
+  });
+
+  it('fails the invocation when no source delivers, after counting each source failure', async () => {
+    for (const path of [
+      upstream.ecbPath('eurofxref-daily.xml'),
+      upstream.ecbPath('eurofxref-hist-90d.xml'),
+      upstream.currencyApiPath('latest'),
+      upstream.fallbackPath('latest'),
+    ]) {
+      upstream.override(path, { status: 500 });
+    }
+    const { error, metrics } = await invoke(store, {});
+    expect(error?.message).toMatch(/no source delivered/);
+    expect(metrics.filter((m) => 'SourceFailures' in m).map((m) => [m.source, m.SourceFailures])).toEqual(
+      expect.arrayContaining([
+        ['ecb', 1],
+        ['currency-api', 1],
+      ]),
+    );
+    expect(await store.getLatest()).toBeUndefined();
+  });
+
+  it('fetches only the sources listed in SOURCES', async () => {
+    process.env.SOURCES = 'currency-api';
+    const { result } = await invoke(store, {});
+    expect(Object.keys(result?.sources ?? {})).toEqual(['currency-api']);
+    expect(upstream.requests.some((p) => p.startsWith('/ecb/'))).toBe(false);
+  });
+});
+
+describe('ingestion handler history mode', () => {
+  const [dynalite] = backends();
+
+  it('backfills the whole ECB history from the zip in one invocation (dynalite)', async () => {
+    if (!dynalite) throw new Error('no dynalite backend');
+    const tables = await freshTables(dynalite);
+    const store = new RatesStore(tables.client, tables.ratesTable);
+    const { result } = await invoke(store, { mode: 'history' });
+    expect(upstream.requests).toContain(upstream.ecbPath('eurofxref-hist.zip'));
+    expect(upstream.requests).not.toContain(upstream.ecbPath('eurofxref-hist-90d.xml'));
+    expect(result?.sources.ecb?.days).toBe(table.rows.length);
+    expect(result?.daysWritten).toBe(table.rows.length + 4);
+    expect(result?.rejections).toEqual([]);
+    const first = table.rows[table.rows.length - 1];
+    expect((await store.getDay(first?.date ?? ''))?.rates.USD).toBe(Number(first?.values[table.codes.indexOf('USD')]));
+  });
+});
+
+describe('the exported handler', () => {
+  const [dynalite] = backends();
+
+  it('writes to the table named by RATES_TABLE_NAME (dynalite)', async () => {
+    if (!dynalite) throw new Error('no dynalite backend');
+    const tables = await freshTables(dynalite);
+    process.env.RATES_TABLE_NAME = tables.ratesTable;
+    process.env.DYNAMODB_ENDPOINT = dynalite.endpoint;
+    process.env.SOURCES = 'currency-api';
+    const result = await handler({});
+    expect(result.daysWritten).toBe(4);
+    expect((await new RatesStore(tables.client, tables.ratesTable).getLatest())?.date).toBe(result.latest?.date);
+  });
+});

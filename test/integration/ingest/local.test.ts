@@ -1,0 +1,107 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '../../../lambdas/core/domain/dates';
+import { loadRatesForLocal } from '../../../lambdas/core/ingest/local';
+import { RatesStore } from '../../../lambdas/core/store/rates-store';
+import { backends, freshTables } from '../../support/backends';
+import {
+  DATA_DIR,
+  ecbZip,
+  readEcbTable,
+  startUpstreamServer,
+  type UpstreamServer,
+} from '../../support/upstream-server';
+
+jest.setTimeout(60_000);
+
+const clock: Clock = () => new Date('2026-09-29T12:00:00Z');
+const table = readEcbTable();
+const ecbRows = table.rows.filter((r) => r.date >= '2026-01-01');
+const apiFiles = readdirSync(join(DATA_DIR, 'currency-api'))
+  .filter((f) => f.startsWith('eur-'))
+  .sort()
+  .slice(-3);
+
+let upstream: UpstreamServer;
+let work: string;
+beforeAll(async () => {
+  upstream = await startUpstreamServer();
+  work = mkdtempSync(join(tmpdir(), 'fxrates-local-'));
+});
+afterAll(async () => {
+  await upstream.close();
+  rmSync(work, { recursive: true, force: true });
+});
+afterEach(() => upstream.reset());
+
+/** A small data folder in the bundled layout: 2026's ECB days as a real-format zip and three currency-api days. */
+function dataDir(name: string, apiDays = apiFiles): string {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'ecb'), { recursive: true });
+  mkdirSync(join(dir, 'currency-api'), { recursive: true });
+  writeFileSync(join(dir, 'ecb', 'eurofxref-hist.zip'), ecbZip(table, ecbRows));
+  for (const file of apiDays) copyFileSync(join(DATA_DIR, 'currency-api', file), join(dir, 'currency-api', file));
+  return dir;
+}
+
+const unreachable = {
+  ecbBaseUrl: 'http://127.0.0.1:9/ecb',
+  currencyApiBaseUrl: 'http://127.0.0.1:9/npm',
+  currencyApiFallbackUrl: 'http://127.0.0.1:9/{date}.json',
+};
+
+describe.each(backends())('loadRatesForLocal on $name', (backend) => {
+  let tables: Awaited<ReturnType<typeof freshTables>>;
+  beforeEach(async () => {
+    tables = await freshTables(backend);
+  });
+  const load = (options: Partial<Parameters<typeof loadRatesForLocal>[0]>) =>
+    loadRatesForLocal({ client: tables.client, tableName: tables.ratesTable, live: false, clock, ...options });
+
+  it('loads the bundled data on a first start and skips it on a restart', async () => {
+    const dir = dataDir(`first-${backend.name}`);
+    const first = await load({ dataDir: dir });
+    expect(first.used).toBe('bundled');
+    expect(first.bundled).toEqual({ loaded: true, daysWritten: ecbRows.length + apiFiles.length, rejections: 0 });
+    expect(first.latest?.date).toBe(apiFiles[apiFiles.length - 1]?.slice(4, 14));
+    const restart = await load({ dataDir: dir });
+    expect(restart.bundled.loaded).toBe(false);
+    expect(restart.itemsWritten).toBe(0);
+    expect(restart.latest).toEqual(first.latest);
+  });
+
+  it('reloads when the bundled data changes, writing only the new days', async () => {
+    const dir = dataDir(`changed-${backend.name}`, apiFiles.slice(0, 2));
+    await load({ dataDir: dir });
+    const added = apiFiles[2] ?? '';
+    copyFileSync(join(DATA_DIR, 'currency-api', added), join(dir, 'currency-api', added));
+    const again = await load({ dataDir: dir });
+    expect(again.bundled).toMatchObject({ loaded: true, daysWritten: 1 });
+    expect(again.latest?.date).toBe(added.slice(4, 14));
+  });
+
+  it('uses the live sources when they answer', async () => {
+    const result = await load({ dataDir: dataDir(`live-${backend.name}`), live: true, urls: upstream.urls });
+    expect(result.used).toBe('live');
+    expect(result.live?.status).toBe('ok');
+    expect(upstream.requests).toContain(upstream.currencyApiPath('latest'));
+    const store = new RatesStore(tables.client, tables.ratesTable);
+    expect(await store.getDay(ecbRows[0]?.date ?? '')).toBeDefined();
+  });
+
+  it('falls back to the bundled data within the live budget when the sources are unreachable or hang', async () => {
+    const dir = dataDir(`offline-${backend.name}`);
+    await load({ dataDir: dir });
+    upstream.override(upstream.ecbPath('eurofxref-daily.xml'), { stall: true });
+    upstream.override(upstream.ecbPath('eurofxref-hist-90d.xml'), { stall: true });
+    const hanging = { ...unreachable, ecbBaseUrl: upstream.urls.ecbBaseUrl };
+    const started = Date.now();
+    const result = await load({ dataDir: dir, live: true, urls: hanging, timeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(500 + 2500);
+    expect(result.used).toBe('bundled');
+    expect(result.live?.status).toBe('failed');
+    expect(result.live?.sources.ecb?.error).toMatch(/within 500 ms/);
+    expect(result.latest?.date).toBe(apiFiles[apiFiles.length - 1]?.slice(4, 14));
+  });
+});

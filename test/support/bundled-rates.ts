@@ -1,0 +1,26 @@
+import { reconcile } from '../../lambdas/core/ingest/reconcile';
+import { bundledFiles, readBundledDays } from '../../lambdas/core/sources/bundled';
+import type { RatesStore } from '../../lambdas/core/store/rates-store';
+
+/** Windows of the bundled data the API tests read: the first ECB month, the Pro-window years, and currency-api. */
+const WINDOWS = [
+  { from: '1999-01-01', to: '1999-01-31' },
+  { from: '2024-02-01', to: '2026-12-31' },
+];
+
+/** Loads real bundled data through the real parsers and merge into a fresh store (parsed once per process). */
+let cached: ReturnType<typeof reconcile> | undefined;
+
+export async function loadBundledRates(store: RatesStore): Promise<string> {
+  if (!cached) {
+    const files = bundledFiles();
+    const fetched = WINDOWS.flatMap((window) => {
+      const days = readBundledDays(files, window);
+      return [...days.ecb, ...days.currencyApi];
+    });
+    cached = reconcile({ fetched, stored: new Map(), today: '2026-09-30' });
+  }
+  await store.putDays(cached.writes);
+  if (cached.latest) await store.putLatest(cached.latest);
+  return `bundled test windows (${cached.writes.length} days)`;
+}

@@ -1,0 +1,64 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * Counts the DynamoDB calls a client sends, by operation, as a middleware on the client's stack. It sits inside
+ * the SDK's retry loop, so every attempt that reaches the service counts: that is what DynamoDB bills.
+ * Batch operations count once per call, not per item.
+ */
+const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
+const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+
+export interface DdbCounts {
+  reads: number;
+  writes: number;
+  /** Writes the service refused with ConditionalCheckFailedException (they still consume capacity). */
+  failedConditions: number;
+  byOperation: Record<string, number>;
+}
+
+export interface DdbCounter {
+  snapshot(): DdbCounts;
+  reset(): void;
+}
+
+const MIDDLEWARE_NAME = 'fxratesDdbCounter';
+
+function operationOf(request: unknown, commandName: string | undefined): string {
+  const headers = (request as { headers?: Record<string, string> } | undefined)?.headers ?? {};
+  const target = headers['x-amz-target'] ?? headers['X-Amz-Target'];
+  if (target) return target.slice(target.lastIndexOf('.') + 1);
+  return (commandName ?? 'Unknown').replace(/Command$/, '');
+}
+
+/** Adds a counter to the client (a document client shares its base client's stack) and returns it. */
+export function attachDdbCounter(client: DynamoDBDocumentClient | DynamoDBClient): DdbCounter {
+  let counts: DdbCounts = { reads: 0, writes: 0, failedConditions: 0, byOperation: {} };
+  client.middlewareStack.remove(MIDDLEWARE_NAME);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const operation = operationOf(args.request, context.commandName);
+      counts.byOperation[operation] = (counts.byOperation[operation] ?? 0) + 1;
+      if (READS.has(operation)) counts.reads++;
+      if (WRITES.has(operation)) counts.writes++;
+      try {
+        return await next(args);
+      } catch (error) {
+        if ((error as { name?: string }).name === 'ConditionalCheckFailedException') counts.failedConditions++;
+        throw error;
+      }
+    },
+    { step: 'finalizeRequest', priority: 'low', name: MIDDLEWARE_NAME },
+  );
+  return {
+    snapshot: () => ({ ...counts, byOperation: { ...counts.byOperation } }),
+    reset: () => {
+      counts = { reads: 0, writes: 0, failedConditions: 0, byOperation: {} };
+    },
+  };
+}
+
+/** Counts per unit (e.g. per admitted request), for benchmarks' printed figures. */
+export function perUnit(counts: DdbCounts, units: number): { reads: number; writes: number } {
+  return units === 0 ? { reads: 0, writes: 0 } : { reads: counts.reads / units, writes: counts.writes / units };
+}

@@ -1,0 +1,103 @@
+import { API_BASE_PATH, ERROR_CACHE_CONTROL, matchRoute, ROUTES, routeById } from '../../../lambdas/core/http/routes';
+
+describe('matchRoute', () => {
+  it.each([
+    ['/rates/latest', 'latest', {}],
+    ['/rates/pair/USD/EUR', 'pair', { from: 'USD', to: 'EUR' }],
+    ['/rates/history/USD/EUR/2026-01-05', 'history', { from: 'USD', to: 'EUR', date: '2026-01-05' }],
+    ['/currencies', 'currencies', {}],
+    ['/rates/enriched/gbp/jpy', 'enriched', { from: 'gbp', to: 'jpy' }],
+    ['/quota', 'quota', {}],
+  ])('matches %s to the %s route with its path parameters', (path, id, parameters) => {
+    const match = matchRoute(path);
+    expect(match?.route.id).toBe(id);
+    expect(match?.pathParameters).toEqual(parameters);
+  });
+
+  it('URL-decodes path parameters', () => {
+    expect(matchRoute('/rates/pair/U%53D/%45UR')?.pathParameters).toEqual({ from: 'USD', to: 'EUR' });
+    expect(matchRoute('/rates/history/USD/EUR/2026%2D01%2D05')?.pathParameters.date).toBe('2026-01-05');
+    expect(matchRoute('/rates/pair/%20usd/EUR')?.pathParameters.from).toBe(' usd');
+    expect(matchRoute('/rates/pair/A%2FB/EUR')?.pathParameters).toEqual({ from: 'A/B', to: 'EUR' });
+    expect(matchRoute('/rates/pair/%E2%82%AC/EUR')?.pathParameters.from).toBe('€');
+  });
+
+  it('does not match a parameter that is not valid percent-encoding', () => {
+    expect(matchRoute('/rates/pair/%E0%A4%A/EUR')).toBeUndefined();
+    expect(matchRoute('/rates/pair/%/EUR')).toBeUndefined();
+  });
+
+  it('does not match unknown paths', () => {
+    for (const path of [
+      '',
+      '/',
+      '/rates',
+      '/rates/',
+      '/rates/latest/',
+      '/RATES/LATEST',
+      '/v1/rates/latest',
+      '/quota/x',
+      '/currency',
+      '/rates/pairs/USD/EUR',
+    ]) {
+      expect([path, matchRoute(path)]).toEqual([path, undefined]);
+    }
+  });
+
+  it('does not match missing, empty or extra segments', () => {
+    for (const path of [
+      '/rates/pair/USD',
+      '/rates/pair/USD/',
+      '/rates/pair//EUR',
+      '/rates/pair/USD/EUR/extra',
+      '/rates/pair/USD/EUR/',
+      '/rates/history/USD/EUR',
+      '/rates/history/USD/EUR/2026-01-05/x',
+      '/rates/enriched/USD/EUR/x',
+      '/rates/latest/USD',
+    ]) {
+      expect([path, matchRoute(path)]).toEqual([path, undefined]);
+    }
+  });
+
+  it('does not let a query string take part in the match', () => {
+    expect(matchRoute('/rates/latest?base=USD')).toBeUndefined();
+  });
+});
+
+describe('ROUTES', () => {
+  it('has the six endpoints of the spec under /v1, all GET', () => {
+    expect(API_BASE_PATH).toBe('/v1');
+    expect(ROUTES.map((r) => r.id).sort()).toEqual(['currencies', 'enriched', 'history', 'latest', 'pair', 'quota']);
+    for (const route of ROUTES) expect(route.method).toBe('GET');
+    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(ROUTES.length);
+  });
+
+  it('sets the Cache-Control of the contract on each route', () => {
+    const cacheControl = Object.fromEntries(ROUTES.map((r) => [r.id, r.cacheControl]));
+    expect(cacheControl).toEqual({
+      latest: 'private, max-age=86400',
+      history: 'private, max-age=604800, immutable',
+      currencies: 'private, max-age=2592000',
+      pair: undefined,
+      enriched: undefined,
+      quota: 'no-store',
+    });
+    expect(ERROR_CACHE_CONTROL).toBe('no-store');
+  });
+
+  it('counts every route toward the month except the quota report', () => {
+    const counting = ROUTES.filter((r) => r.countsTowardMonth).map((r) => r.id);
+    expect(counting.sort()).toEqual(['currencies', 'enriched', 'history', 'latest', 'pair']);
+  });
+
+  it('sends ETags on the rate routes', () => {
+    for (const id of ['latest', 'pair', 'history', 'enriched'] as const) expect(routeById(id).etag).toBe(true);
+    expect(routeById('quota').etag).toBe(false);
+  });
+
+  it('finds each route by its id, and refuses an unknown id', () => {
+    for (const route of ROUTES) expect(routeById(route.id)).toBe(route);
+    expect(() => routeById('nope' as 'latest')).toThrow();
+  });
+});

@@ -1,0 +1,89 @@
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { parseSourceList } from '../../../lambdas/core/ingest/fetchers';
+import type { IngestResult } from '../../../lambdas/core/ingest/ingest';
+import { ingestMode, publishIngestMetrics } from '../../../lambdas/ingest/handler';
+
+interface Emf {
+  _aws: {
+    CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[];
+  };
+  [key: string]: unknown;
+}
+
+function captureEmf(run: (metrics: Metrics) => void): Emf[] {
+  // singleMetric() builds a new instance that reads the switch again, so it stays on for the whole run.
+  const previous = process.env.POWERTOOLS_METRICS_DISABLED;
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+  const spy = jest.spyOn(console, 'log').mockImplementation(() => {});
+  try {
+    run(new Metrics({ namespace: 'fxrates', serviceName: 'fxrates' }));
+    return spy.mock.calls.map((call) => JSON.parse(String(call[0])) as Emf);
+  } finally {
+    spy.mockRestore();
+    process.env.POWERTOOLS_METRICS_DISABLED = previous;
+  }
+}
+
+const result = (overrides: Partial<IngestResult> = {}): IngestResult => ({
+  status: 'partial',
+  daysWritten: 3,
+  daysUnchanged: 60,
+  latestWritten: true,
+  itemsWritten: 4,
+  rejections: [{ date: '2026-09-29', reason: 'jump', code: 'SEK', detail: 'x' }],
+  sources: {
+    ecb: { status: 'failed', days: 0, error: 'HTTP 503', warnings: [] },
+    'currency-api': { status: 'ok', days: 4, warnings: [] },
+  },
+  latest: { date: '2026-09-29', publishedAt: '2026-09-29T00:00:00Z', currencies: 158 },
+  durationMs: 10,
+  ...overrides,
+});
+
+describe('publishIngestMetrics', () => {
+  it('emits the run figures in the fxrates namespace with the snapshot age in seconds', () => {
+    const now = new Date('2026-09-29T06:30:00Z');
+    const lines = captureEmf((metrics) => publishIngestMetrics(metrics, result(), now));
+    const run = lines.find((l) => 'DaysWritten' in l);
+    expect(run).toMatchObject({ DaysWritten: 3, Rejections: 1, CurrenciesServed: 158, SnapshotAgeSeconds: 6.5 * 3600 });
+    expect(run?._aws.CloudWatchMetrics[0]?.Namespace).toBe('fxrates');
+    const units = Object.fromEntries(run?._aws.CloudWatchMetrics[0]?.Metrics.map((m) => [m.Name, m.Unit]) ?? []);
+    expect(units.SnapshotAgeSeconds).toBe('Seconds');
+  });
+
+  it('emits SourceFailures per source with a source dimension: 1 for a failed source, 0 for a healthy one', () => {
+    const lines = captureEmf((metrics) => publishIngestMetrics(metrics, result(), new Date()));
+    const failures = lines.filter((l) => 'SourceFailures' in l);
+    expect(failures.map((l) => [l.source, l.SourceFailures]).sort()).toEqual([
+      ['currency-api', 0],
+      ['ecb', 1],
+    ]);
+    expect(failures[0]?._aws.CloudWatchMetrics[0]?.Dimensions[0]).toContain('source');
+  });
+
+  it('leaves out age and currencies while nothing was ever ingested', () => {
+    const lines = captureEmf((metrics) =>
+      publishIngestMetrics(metrics, result({ latest: undefined, status: 'failed' }), new Date()),
+    );
+    const run = lines.find((l) => 'DaysWritten' in l);
+    expect(run).toBeDefined();
+    expect(run).not.toHaveProperty('SnapshotAgeSeconds');
+    expect(run).not.toHaveProperty('CurrenciesServed');
+  });
+});
+
+describe('ingestion event and configuration', () => {
+  it('runs the scheduled mode for EventBridge events and the history mode on request', () => {
+    expect(ingestMode({ 'detail-type': 'Scheduled Event', source: 'aws.events' })).toBe('scheduled');
+    expect(ingestMode(undefined)).toBe('scheduled');
+    expect(ingestMode({ mode: 'history' })).toBe('history');
+    expect(() => ingestMode({ mode: 'everything' })).toThrow(/mode/);
+  });
+
+  it('parses SOURCES and refuses unknown or empty lists', () => {
+    expect(parseSourceList('ecb, currency-api')).toEqual(['ecb', 'currency-api']);
+    expect(parseSourceList('currency-api')).toEqual(['currency-api']);
+    expect(() => parseSourceList('ecb,fed')).toThrow(/SOURCES/);
+    expect(() => parseSourceList(' , ')).toThrow(/SOURCES/);
+  });
+});

@@ -1,0 +1,73 @@
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  ProvisionedThroughputExceededException,
+} from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { PLANS } from '../../../lambdas/core/domain/plans';
+import { minuteOfMonth } from '../../../lambdas/core/domain/quota';
+import { UsageStore } from '../../../lambdas/core/store/usage-store';
+
+const now = Date.parse('2026-09-15T10:20:19.000Z');
+const minute = `m${minuteOfMonth(now)}`;
+const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
+const ddb = mockClient(client);
+const input = { accountId: 'acct-1', limits: PLANS.free, countsTowardMonth: true };
+
+function conditionFailed(item?: ConstructorParameters<typeof ConditionalCheckFailedException>[0]['Item']) {
+  return new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {}, Item: item });
+}
+
+describe('UsageStore error paths', () => {
+  let cleanupErrors: unknown[];
+  let store: UsageStore;
+
+  beforeEach(() => {
+    ddb.reset();
+    cleanupErrors = [];
+    store = new UsageStore(client, 'accounts', {
+      clock: () => new Date(now),
+      onCleanupError: (error) => cleanupErrors.push(error),
+    });
+  });
+
+  it('passes on a DynamoDB error other than a failed condition', async () => {
+    ddb.on(UpdateCommand).rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
+    await expect(store.admit(input)).rejects.toBeInstanceOf(ProvisionedThroughputExceededException);
+  });
+
+  it('decides a refusal from the marshalled old item of the failed condition, without a read', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed({ [minute]: { N: '10' }, month_count: { N: '700' } }));
+    const state = await store.admit(input);
+    expect(state).toMatchObject({ verdict: 'rate-limit-exceeded', minuteUsed: 10, monthUsed: 700 });
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+  });
+
+  it('reads the counts when the failed condition comes without the old item', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed());
+    ddb.on(GetCommand).resolves({ Item: { [minute]: 3, month_count: 1500 } });
+    expect(await store.admit(input)).toMatchObject({ verdict: 'quota-exceeded', monthUsed: 1500 });
+    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input.ConsistentRead).toBe(true);
+  });
+
+  it('gives up after a bounded number of refusals the stored counts do not explain', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed({ [minute]: { N: '1' }, month_count: { N: '1' } }));
+    await expect(store.admit(input)).rejects.toThrow(/refused although/);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(3);
+  });
+
+  it('admits the request when removing stale minute counters fails, and reports the failure', async () => {
+    const stale = `m${minuteOfMonth(now) - 30}`;
+    ddb
+      .on(UpdateCommand)
+      .resolvesOnce({ Attributes: { pk: 'x', [minute]: 1, [stale]: 4, month_count: 5 } })
+      .rejectsOnce(new Error('network down'));
+    expect(await store.admit(input)).toMatchObject({ verdict: 'admitted', minuteUsed: 1, monthUsed: 5 });
+    expect(cleanupErrors).toHaveLength(1);
+    const cleanup = ddb.commandCalls(UpdateCommand)[1]?.args[0].input;
+    expect(cleanup?.UpdateExpression).toMatch(/^REMOVE /);
+    expect(Object.values(cleanup?.ExpressionAttributeNames ?? {})).toEqual([stale]);
+  });
+});
