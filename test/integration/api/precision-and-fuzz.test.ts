@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import { startTestApi, type TestApi } from '../../support/api-service';
+
+/** Exact decimal product of two plain decimals, as a string; BigInt arithmetic, independent of big.js. */
+function exactProduct(a: string, b: string): { digits: bigint; scale: number } {
+  const split = (x: string) => {
+    const [w = '0', f = ''] = x.split('.');
+    return { digits: BigInt(w + f), scale: f.length };
+  };
+  const x = split(a);
+  const y = split(b);
+  return { digits: x.digits * y.digits, scale: x.scale + y.scale };
+}
+
+/** Half-even rounding of an exact decimal to 6 places, rendered as the service renders it. */
+function roundHalfEven6({ digits, scale }: { digits: bigint; scale: number }): string {
+  let value = digits;
+  let s = scale;
+  if (s > 6) {
+    const divisor = 10n ** BigInt(s - 6);
+    const quotient = value / divisor;
+    const remainder = value % divisor;
+    const twice = remainder * 2n;
+    value = twice > divisor || (twice === divisor && quotient % 2n === 1n) ? quotient + 1n : quotient;
+    s = 6;
+  }
+  const text = value.toString().padStart(s + 1, '0');
+  const whole = text.slice(0, text.length - s);
+  const fraction = text.slice(text.length - s).replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+
+describe('conversion precision over HTTP', () => {
+  let api: TestApi;
+  let key: string;
+  beforeAll(async () => {
+    api = await startTestApi();
+    key = (await api.newKey('business')).key;
+  });
+  afterAll(() => api.close());
+
+  /** The converted value exactly as written in the response text, before any JSON parser rounds it. */
+  const rawField = (text: string, field: string) => new RegExp(`"${field}":(-?[0-9.]+)`).exec(text)?.[1];
+
+  it.each([
+    ['0.000001', 'USD', 'JPY'],
+    ['999999999999.999999', 'USD', 'JPY'],
+    ['999999999999.999999', 'EUR', 'EUR'],
+    ['0.1', 'EUR', 'USD'],
+    ['0.3', 'GBP', 'CHF'],
+    ['1.005', 'EUR', 'JPY'],
+    ['123456789.123456789', 'CHF', 'GBP'],
+  ])('converts %s %s→%s exactly: amount × shown rate, half-even to 6 places', async (amount, from, to) => {
+    const r = await api.get(`rates/pair/${from}/${to}?amount=${amount}`, key);
+    expect(r.status).toBe(200);
+    const rate = rawField(r.text, 'rate') as string;
+    expect(rawField(r.text, 'amount')).toBe(amount);
+    expect(rawField(r.text, 'converted')).toBe(roundHalfEven6(exactProduct(amount, rate)));
+  });
+
+  it('echoes the amount as a plain decimal without leading or trailing zeros', async () => {
+    const r = await api.get('rates/pair/EUR/EUR?amount=0010.500', key);
+    expect(rawField(r.text, 'amount')).toBe('10.5');
+    expect(rawField(r.text, 'converted')).toBe('10.5');
+  });
+
+  it('keeps the converted digits a binary double would lose', async () => {
+    const r = await api.get('rates/pair/EUR/EUR?amount=999999999999.999999', key);
+    expect(rawField(r.text, 'converted')).toBe('999999999999.999999');
+    expect(String(r.json().data?.converted)).not.toBe('999999999999.999999');
+  });
+});
+
+/** Seeded, bounded: random requests never produce a 5xx, a non-JSON body, a stack trace or a missing request id. */
+describe('fuzzing the local server', () => {
+  let api: TestApi;
+  let key: string;
+  beforeAll(async () => {
+    api = await startTestApi();
+    key = (await api.newKey('business')).key;
+  });
+  afterAll(() => api.close());
+
+  const segment = fc.oneof(
+    fc.constantFrom('USD', 'eur', 'XYZ', 'CYP', '1999-01-04', '2023-02-30', '', '..', '%00', '%E0%A4%A', 'rates', 'v1'),
+    fc.string({ maxLength: 12 }).map(encodeURIComponent),
+    fc.string({ unit: 'binary', maxLength: 8 }).map(encodeURIComponent),
+  );
+  const path = fc.oneof(
+    fc
+      .tuple(
+        fc.constantFrom(
+          'rates/pair',
+          'rates/enriched',
+          'rates/history',
+          'rates/latest',
+          'currencies',
+          'quota',
+          'rates',
+        ),
+        fc.array(segment, { maxLength: 4 }),
+      )
+      .map(([head, rest]) => [head, ...rest].join('/')),
+    fc.array(segment, { maxLength: 5 }).map((parts) => parts.join('/')),
+  );
+  const query = fc.array(
+    fc.tuple(
+      fc.constantFrom('base', 'amount', 'locale', 'api_key', 'x', 'AMOUNT', 'base'),
+      fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('1e9', '-0', '0.0000001', '1'.repeat(300), 'de', 'USD')),
+    ),
+    { maxLength: 4 },
+  );
+  const headerValue = fc.oneof(
+    fc.constant(undefined),
+    fc.constant(''),
+    fc.string({ maxLength: 60 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+    fc.constant('fxr_'),
+  );
+
+  it('answers 300 random requests with a JSON envelope or 304, never a 5xx, always with X-Request-Id', async () => {
+    await fc.assert(
+      fc.asyncProperty(path, query, headerValue, fc.boolean(), async (p, q, header, useValidKey) => {
+        const qs = q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+        const headers: Record<string, string> = {};
+        const apiKey = useValidKey ? key : header;
+        if (apiKey !== undefined) headers['X-API-Key'] = apiKey;
+        const r = await api.request('GET', `/v1/${p}${qs ? `?${qs}` : ''}`, headers);
+        expect(r.status).toBeLessThan(500);
+        expect(r.headers.get('x-request-id')).toBeTruthy();
+        if (r.status === 304) return;
+        const body = r.json();
+        expect(typeof body.success).toBe('boolean');
+        expect(r.text).not.toMatch(/\n\s+at |node_modules|Error:|\.ts:\d+/);
+        if (!body.success) expect(body.error?.code).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      }),
+      { numRuns: 300, seed: 20261122 },
+    );
+  });
+});
