@@ -6,6 +6,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+// Sections import modules whose Powertools singletons read these once; log and EMF lines would measure the terminal.
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

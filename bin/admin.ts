@@ -2,6 +2,8 @@
  * `npm run --silent admin -- <noun> <verb>`: manages accounts and API keys in the local store or on AWS.
  * The SDK is loaded only after its node-version warning is switched off, so `--json` output stays one object.
  */
+import process from 'node:process';
+
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 async function main(): Promise<void> {

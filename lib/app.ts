@@ -1,7 +1,6 @@
 import { type App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { type DeployConfig, readDeployConfig } from './config';
-import { acknowledgeFindings } from './nag';
 import { DataStack, ServiceStack } from './stacks';
 
 export const STACK_IDS = { data: 'FxratesData', service: 'FxratesService' } as const;
@@ -27,6 +26,5 @@ export function buildApp(app: App): FxratesApp {
     data: data.data,
     config,
   });
-  acknowledgeFindings(service);
   return { config, data, service };
 }

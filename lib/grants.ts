@@ -7,7 +7,6 @@ import * as iam from 'aws-cdk-lib/aws-iam';
  */
 export const TABLE_ACCESS = {
   endpointRates: ['GetItem', 'BatchGetItem'],
-  quotaAccounts: ['GetItem'],
   authorizerAccounts: ['GetItem', 'UpdateItem'],
   ingestRates: ['GetItem', 'BatchGetItem', 'PutItem', 'BatchWriteItem'],
 } as const satisfies Record<string, readonly string[]>;

@@ -9,6 +9,9 @@ import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantTable, TABLE_ACCESS } from './grants';
 
+/** What the schedule sends; the one-off backfill sends `{"mode":"history"}` instead (README). */
+export const SCHEDULED_EVENT = { mode: 'scheduled' } as const;
+
 /** Async invocations of the ingestion function retried after a failure, and how old an event may get. */
 export const INGEST_RETRY = { attempts: 2, maxEventAge: Duration.hours(1) } as const;
 
@@ -59,6 +62,7 @@ export class Ingestion extends Construct {
       schedule: events.Schedule.expression(config.ingestSchedule),
       targets: [
         new targets.LambdaFunction(this.function.function, {
+          event: events.RuleTargetInput.fromObject(SCHEDULED_EVENT),
           retryAttempts: INGEST_RETRY.attempts,
           maxEventAge: INGEST_RETRY.maxEventAge,
           deadLetterQueue: this.deadLetterQueue,

@@ -15,6 +15,7 @@ import { PLAN_IDS, PLANS } from '../../lambdas/core/domain/plans';
 import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES } from '../../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/tables';
+import { ROUTES_WITHOUT_TABLES } from '../../lib/api';
 import { esbuildOptions, FUNCTION_DIRS, functionEntry } from '../../lib/bundling';
 import type { FxratesFunction } from '../../lib/fxrates-function';
 import { logicalIdOf, propsOf, renderJoin, resourcesOf, type Synthesized, synthesize } from './synth';
@@ -45,6 +46,26 @@ function functionsByDir(): Map<string, FxratesFunction> {
 
 function fnLogicalId(fn: FxratesFunction): string {
   return logicalIdOf(fn.function);
+}
+
+/** Store modules and the table each one works on (lambdas/core/store). */
+const STORE_TABLES: Record<string, 'rates' | 'accounts'> = {
+  'rates-store.ts': 'rates',
+  'accounts-store.ts': 'accounts',
+  'usage-store.ts': 'accounts',
+};
+
+/** The tables a function's bundle works on: those of the store modules esbuild kept in it. */
+function tablesBundledBy(dir: string): ('rates' | 'accounts')[] {
+  const result = buildSync({ ...esbuildOptions(functionEntry(dir), '/bundle/index.js'), write: false });
+  const output = Object.values(result.metafile?.outputs ?? {}).find((o) => o.entryPoint !== undefined);
+  const tables = Object.entries(output?.inputs ?? {})
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .flatMap(([path]) => {
+      const table = STORE_TABLES[path.split('/').pop() ?? ''];
+      return path.includes('lambdas/core/store/') && table ? [table] : [];
+    });
+  return [...new Set(tables)].sort();
 }
 
 /** The folder of the synthesized code asset of a function, relative to the cloud assembly. */
@@ -344,12 +365,7 @@ describe('functions', () => {
         .filter((name) => name.endsWith('_TABLE_NAME'))
         .sort();
     for (const [dir, fn] of functionsByDir()) {
-      const expected =
-        dir === 'authorizer'
-          ? [ACCOUNTS_TABLE.envVar]
-          : dir === 'quota'
-            ? [ACCOUNTS_TABLE.envVar, RATES_TABLE.envVar]
-            : [RATES_TABLE.envVar];
+      const expected = tablesBundledBy(dir).map((table) => (table === 'rates' ? RATES_TABLE : ACCOUNTS_TABLE).envVar);
       expect([dir, envOf(fn)]).toEqual([dir, expected.sort()]);
     }
   });
@@ -456,11 +472,19 @@ describe('IAM (checked on the synthesized policies)', () => {
       .sort();
   }
 
-  it.each(ROUTES.map((r) => r.id))('lets the %s endpoint read rates and never write', (routeId) => {
+  it('grants each function exactly the tables whose store modules its bundle contains', () => {
+    for (const [dir, fn] of functionsByDir()) {
+      const granted = [...new Set(dynamoGrants(fn).map((grant) => grant.split(':')[0]))].sort();
+      expect([dir, granted]).toEqual([dir, tablesBundledBy(dir)]);
+    }
+  });
+
+  it.each(ROUTES.map((r) => r.id))('lets the %s endpoint at most read rates, and never write', (routeId) => {
     const fn = s.fx.service.api.routeFunctions.get(routeId);
     if (!fn) throw new Error(`no function for ${routeId}`);
-    const expected = ['rates:dynamodb:BatchGetItem', 'rates:dynamodb:GetItem'];
-    if (routeId === 'quota') expected.push('accounts:dynamodb:GetItem');
+    const expected = ROUTES_WITHOUT_TABLES.has(routeId)
+      ? []
+      : ['rates:dynamodb:BatchGetItem', 'rates:dynamodb:GetItem'];
     expect(dynamoGrants(fn)).toEqual(expected.sort());
     const actions = statementsOf(fn).flatMap((st) => st.Action);
     for (const write of WRITES) expect(actions).not.toContain(write);
@@ -512,6 +536,7 @@ describe('ingestion', () => {
       Targets: [
         Match.objectLike({
           Arn: { 'Fn::GetAtt': [fnId, 'Arn'] },
+          Input: JSON.stringify({ mode: 'scheduled' }),
           RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
           DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
         }),

@@ -186,21 +186,29 @@ describe('admin CLI against the running local server', () => {
   });
 
   it('exits 1 for a second key on Free, an unverified account, a suspended one and an unknown key', async () => {
-    const free = String(ok(await admin('account', 'create', '--plan', 'free')).account_id);
-    ok(await admin('key', 'create', '--account', free));
-    refused(await admin('key', 'create', '--account', free), 1, 'key-limit-reached', /Free plan allows/);
-
-    const unverified = String(ok(await admin('account', 'create', '--plan', 'pro', '--unverified')).account_id);
-    refused(await admin('key', 'create', '--account', unverified), 1, 'account-not-verified', /is not verified/);
-
-    const suspended = String(ok(await admin('account', 'create', '--plan', 'pro')).account_id);
-    ok(await admin('account', 'suspend', suspended));
-    refused(await admin('key', 'create', '--account', suspended), 1, 'account-suspended', /is suspended/);
-
-    refused(await admin('key', 'revoke', 'key_nothing'), 1, 'unknown-key', /Key 'key_nothing' does not exist/);
+    const created = await Promise.all([
+      admin('account', 'create', '--plan', 'free'),
+      admin('account', 'create', '--plan', 'pro', '--unverified'),
+      admin('account', 'create', '--plan', 'pro'),
+    ]);
+    const [free, unverified, suspended] = created.map((result) => String(ok(result).account_id));
+    await Promise.all([
+      admin('key', 'create', '--account', String(free)).then(ok),
+      admin('account', 'suspend', String(suspended)).then(ok),
+    ]);
+    const [second, notVerified, notActive, unknownKey] = await Promise.all([
+      admin('key', 'create', '--account', String(free)),
+      admin('key', 'create', '--account', String(unverified)),
+      admin('key', 'create', '--account', String(suspended)),
+      admin('key', 'revoke', 'key_nothing'),
+    ]);
+    refused(second, 1, 'key-limit-reached', /Free plan allows/);
+    refused(notVerified, 1, 'account-not-verified', /is not verified/);
+    refused(notActive, 1, 'account-suspended', /is suspended/);
+    refused(unknownKey, 1, 'unknown-key', /Key 'key_nothing' does not exist/);
   });
 
-  it('exits 2 for bad arguments before touching the store', async () => {
+  it('exits 2 for bad arguments, malformed emails included', async () => {
     const results = await Promise.all([
       admin('account', 'create', '--plan', 'gold'),
       admin('account', 'create', '--plan', 'pro', '--monthly-limit', '0'),
@@ -211,6 +219,7 @@ describe('admin CLI against the running local server', () => {
       admin('account', 'launch', 'acc_1'),
     ]);
     for (const result of results) refused(result, 2, 'usage', /\S/);
+    refused(await admin('account', 'create', '--plan', 'pro', '--email', 'nobody'), 2, 'invalid-input', /email/);
   });
 
   it('prints readable lines without --json, the new key on a line of its own', async () => {

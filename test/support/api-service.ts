@@ -1,6 +1,5 @@
 import type { LimitOverrides, PlanId } from '../../lambdas/core/domain/plans';
-import { type LocalService, startLocalService } from '../../lambdas/core/local/service';
-import type { RatesStore } from '../../lambdas/core/store/rates-store';
+import { type LocalService, type RatesTarget, startLocalService } from '../../lambdas/core/local/service';
 import { loadBundledRates } from './bundled-rates';
 
 /** A clock tests move by hand; the service reads it for dates, the Pro window, and the metering windows. */
@@ -43,7 +42,7 @@ export interface TestApi {
 export interface TestApiOptions {
   now?: string;
   /** Loads rates into the store; default: the bundled data for the windows the API tests use. */
-  loadRates?: ((store: RatesStore) => Promise<string>) | false;
+  loadRates?: ((target: RatesTarget) => Promise<string>) | false;
   recordCacheTtlMs?: number;
 }
 

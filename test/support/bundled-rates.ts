@@ -11,7 +11,7 @@ const WINDOWS = [
 /** Loads real bundled data through the real parsers and merge into a fresh store (parsed once per process). */
 let cached: ReturnType<typeof reconcile> | undefined;
 
-export async function loadBundledRates(store: RatesStore): Promise<string> {
+export async function loadBundledRates({ store }: { store: RatesStore }): Promise<string> {
   if (!cached) {
     const files = bundledFiles();
     const fetched = WINDOWS.flatMap((window) => {

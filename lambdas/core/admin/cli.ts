@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock } from '../domain/dates';
-import { AccountsError, AccountsStore } from '../store/accounts-store';
+import { AccountsError, AccountsStore, InvalidAccountInputError } from '../store/accounts-store';
 import { parseInvocation, USAGE, UsageError } from './args';
 import { runCommand } from './commands';
 import { type OpenOptions, openStore, StoreUnavailableError } from './target';
@@ -32,6 +32,8 @@ function oneLine(text: string): string {
 
 export function classifyError(error: unknown): Failure {
   if (error instanceof UsageError) return { exit: EXIT_USAGE, code: error.code, message: error.message };
+  // The store validates what the parser leaves to it (email, key name): still bad arguments to the caller.
+  if (error instanceof InvalidAccountInputError) return { exit: EXIT_USAGE, code: error.code, message: error.message };
   if (error instanceof AccountsError) return { exit: EXIT_REFUSED, code: error.code, message: error.message };
   if (error instanceof StoreUnavailableError) return { exit: EXIT_FAILURE, code: error.code, message: error.message };
   const name = (error as { name?: string } | null)?.name;

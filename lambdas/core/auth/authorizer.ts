@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { hashApiKey, isWellFormedApiKey } from '../domain/api-key';
 import type { Clock } from '../domain/dates';
 import { ERROR_CATALOG } from '../domain/errors';
-import { type PlanId, PLANS, resolveLimits, type LimitOverrides, type PlanLimits } from '../domain/plans';
+import { type LimitOverrides, PLANS, type PlanId, type PlanLimits, resolveLimits } from '../domain/plans';
 import type { MeterState } from '../domain/quota';
 import { type Access, accessContext } from '../http/access';
 import { DENY_CONTEXT_CODE, DENY_CONTEXT_MESSAGE } from '../http/gateway-responses';
@@ -17,7 +17,9 @@ export interface KeyLookup {
 }
 
 export interface AccountLookup {
-  findAccount(accountId: string): Promise<
+  findAccount(
+    accountId: string,
+  ): Promise<
     { accountId: string; plan: PlanId; status: 'active' | 'suspended'; overrides: LimitOverrides } | undefined
   >;
 }
@@ -107,7 +109,10 @@ export function createAuthorizer(deps: AuthorizerDeps) {
     }
     const hash = hashApiKey(key);
     const record = await keyCache.get(hash, () => deps.keys.findKeyByHash(hash));
-    const account = record && !record.revokedAt ? await accountCache.get(record.accountId, () => deps.accounts.findAccount(record.accountId)) : undefined;
+    const account =
+      record && !record.revokedAt
+        ? await accountCache.get(record.accountId, () => deps.accounts.findAccount(record.accountId))
+        : undefined;
     if (!account) {
       observe({ kind: 'invalid-api-key' });
       return deny(methodArn, 'invalid-api-key');

@@ -48,7 +48,12 @@ export function createAuthorizerObserver(now: () => number = Date.now) {
         if (lastUsageMinute.get(outcome.accountId) !== minute) {
           lastUsageMinute.set(outcome.accountId, minute);
           if (lastUsageMinute.size > 10_000) lastUsageMinute.clear();
-          logger.info('usage', { accountId: outcome.accountId, plan, monthUsed: meter.monthUsed, monthLimit: meter.monthLimit });
+          logger.info('usage', {
+            accountId: outcome.accountId,
+            plan,
+            monthUsed: meter.monthUsed,
+            monthLimit: meter.monthLimit,
+          });
         }
         break;
       }

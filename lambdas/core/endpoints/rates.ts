@@ -93,12 +93,12 @@ export function pairEndpoint(deps: EndpointDeps): Endpoint {
 }
 
 export function historyEndpoint(deps: EndpointDeps): Endpoint {
+  // The schema is built once; it reads `today` through this variable, set just before each (synchronous) parse.
+  let today = '';
+  const schema = historyPathSchema(() => today);
   return async (event: APIGatewayProxyEvent) => {
-    const today = formatDay(deps.clock());
-    const { from, to, date } = parseOrThrow(
-      historyPathSchema(() => today),
-      pathParams(event),
-    );
+    today = formatDay(deps.clock());
+    const { from, to, date } = parseOrThrow(schema, pathParams(event));
     const plan = accessOf(event).plan;
     const months = plan ? PLANS[plan].historyMonths : 0;
     if (months === 0) {

@@ -69,7 +69,12 @@ function lambdaContext(name: string, requestId: string): Context {
 
 /** API Gateway's wildcard matching of policy resources against the method ARN. */
 function resourceMatches(pattern: string, arn: string): boolean {
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return regex.test(arn);
 }
 
@@ -148,13 +153,19 @@ export function createLocalGateway(options: LocalGatewayOptions) {
   const apiId = options.apiId ?? 'local';
   const region = options.region ?? 'local';
 
-  function renderGateway(type: GatewayResponseType, requestId: string, authorizer: Record<string, string> = {}): GatewayReply {
+  function renderGateway(
+    type: GatewayResponseType,
+    requestId: string,
+    authorizer: Record<string, string> = {},
+  ): GatewayReply {
     const definition = gatewayResponse(type);
     const context: Record<string, string> = { requestId };
     for (const [key, value] of Object.entries(authorizer)) context[`authorizer.${key}`] = value;
     const headers: Record<string, string> = {};
     for (const [name, expression] of Object.entries(GATEWAY_RESPONSE_HEADERS)) {
-      headers[name] = expression.startsWith("'") ? expression.slice(1, -1) : (context[expression.replace(/^context\./, '')] ?? '');
+      headers[name] = expression.startsWith("'")
+        ? expression.slice(1, -1)
+        : (context[expression.replace(/^context\./, '')] ?? '');
     }
     return { statusCode: definition.status, headers, body: renderGatewayTemplate(definition.template, context) };
   }
@@ -171,7 +182,8 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     const prefix = `/${stage}`;
     const resourcePath = path === prefix ? '/' : path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
     const match = resourcePath === undefined ? undefined : matchRoute(resourcePath);
-    if (!match || request.method !== match.route.method) return renderGateway('MISSING_AUTHENTICATION_TOKEN', requestId);
+    if (!match || request.method !== match.route.method)
+      return renderGateway('MISSING_AUTHENTICATION_TOKEN', requestId);
 
     const { single: headers, multi: multiValueHeaders } = flattenHeaders(request.headers);
     const { single: query, multi: multiQuery } = parseQuery(url.searchParams);

@@ -31,14 +31,20 @@ import { type RunningDynalite, startDynalite } from './dynalite-server';
 import { createLocalGateway, type ProxyHandler } from './gateway';
 import { localTableNames } from './local-store';
 
+export interface RatesTarget {
+  store: RatesStore;
+  client: DynamoDBDocumentClient;
+  tableName: string;
+}
+
 export interface LocalServiceOptions {
   /** Persistent data directory; without it everything lives in memory (tests). */
   dataDir?: string;
   port?: number;
   host?: string;
   clock?: Clock;
-  /** Loads rates into the fresh store; returns a one-line description of where they came from. */
-  loadRates?: (store: RatesStore) => Promise<string>;
+  /** Loads rates into the store; returns a one-line description of where they came from. */
+  loadRates?: (target: RatesTarget) => Promise<string>;
   /** Create the three demo accounts and their keys (default true). */
   demoAccounts?: boolean;
   /** TTL of the authorizer's key and account cache (the contract allows up to 60 s). */
@@ -87,10 +93,11 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     await createTable(client, ACCOUNTS_TABLE, names.accounts);
 
     const ratesStore = new RatesStore(client, names.rates);
-    const ratesSource = options.loadRates ? await options.loadRates(ratesStore) : 'not loaded';
+    const ratesSource = options.loadRates
+      ? await options.loadRates({ store: ratesStore, client, tableName: names.rates })
+      : 'not loaded';
     const accounts = new AccountsStore(client, names.accounts, { clock, randomBytes: (n) => randomBytes(n) });
-    const demoKeys =
-      options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, options.dataDir);
+    const demoKeys = options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, options.dataDir);
 
     const deps: EndpointDeps = { reader: new RateReader(ratesStore, clock), clock };
     const handlers: Record<RouteId, ProxyHandler> = {

@@ -5,7 +5,7 @@ import type { SourceDay } from './source-day';
 
 /** jsDelivr serving the package `@fawazahmed0/currency-api`; the package path is appended. */
 export const CURRENCY_API_DEFAULT_BASE_URL = 'https://cdn.jsdelivr.net/npm';
-/** The project's own mirror; `{date}` is a day or `latest`. A template, so tests can point it at loopback. */
+/** currency-api's own mirror; `{date}` is a day or `latest`. A template, so tests can point it at loopback. */
 export const CURRENCY_API_DEFAULT_FALLBACK_URL = 'https://{date}.currency-api.pages.dev/v1/currencies/eur.min.json';
 /** The first day currency-api has data for. */
 export const CURRENCY_API_FIRST_DAY = '2024-03-02';

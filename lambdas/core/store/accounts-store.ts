@@ -140,32 +140,30 @@ export class InvalidAccountInputError extends AccountsError {
 }
 
 const PlanIdSchema = z.custom<PlanId>((value) => typeof value === 'string' && isPlanId(value), {
-  message: `plan must be one of ${PLAN_IDS.join(', ')}`,
+  error: `plan must be one of ${PLAN_IDS.join(', ')}`,
 });
 
-export const LimitOverridesSchema = z
-  .object({
-    monthlyLimit: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-    perMinute: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-    overflowPercent: z.number().int().min(0).max(100).optional(),
-    overflowAllowed: z.boolean().optional(),
-  })
-  .strict();
+export const LimitOverridesSchema = z.strictObject({
+  monthlyLimit: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  perMinute: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  overflowPercent: z.number().int().min(0).max(100).optional(),
+  overflowAllowed: z.boolean().optional(),
+});
 
 export const AccountIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, {
-  message: 'account ids are 1 to 64 characters of letters, digits, _ and -',
+  error: 'account ids are 1 to 64 characters of letters, digits, _ and -',
 });
 
 export const KeyNameSchema = z
   .string()
   .trim()
-  .min(1, { message: 'a key name must not be empty' })
-  .max(64, { message: 'a key name has at most 64 characters' })
-  .regex(/^[\x20-\x7e]+$/, { message: 'a key name consists of printable ASCII characters' });
+  .min(1, { error: 'a key name must not be empty' })
+  .max(64, { error: 'a key name has at most 64 characters' })
+  .regex(/^[\x20-\x7e]+$/, { error: 'a key name consists of printable ASCII characters' });
 
 const CreateAccountInputSchema = z.object({
   plan: PlanIdSchema,
-  email: z.email({ message: 'the email address is not valid' }).max(254).optional(),
+  email: z.email({ error: 'the email address is not valid' }).max(254).optional(),
   overrides: LimitOverridesSchema.optional(),
   verified: z.boolean(),
   accountId: AccountIdSchema.optional(),

@@ -9,7 +9,11 @@ import {
   runAdmin,
 } from '../../../lambdas/core/admin/cli';
 import { StoreUnavailableError } from '../../../lambdas/core/admin/target';
-import { KeyLimitReachedError, UnknownAccountError } from '../../../lambdas/core/store/accounts-store';
+import {
+  InvalidAccountInputError,
+  KeyLimitReachedError,
+  UnknownAccountError,
+} from '../../../lambdas/core/store/accounts-store';
 
 function capture(): AdminIo & { out: string; err: string } {
   const io = {
@@ -68,6 +72,10 @@ describe('admin CLI runner', () => {
       code: 'key-limit-reached',
     });
     expect(classifyError(new UsageError('no command given'))).toMatchObject({ exit: EXIT_USAGE, code: 'usage' });
+    expect(classifyError(new InvalidAccountInputError('email: the email address is not valid'))).toMatchObject({
+      exit: EXIT_USAGE,
+      code: 'invalid-input',
+    });
     expect(classifyError(new StoreUnavailableError('held'))).toMatchObject({
       exit: EXIT_FAILURE,
       code: 'store-unavailable',

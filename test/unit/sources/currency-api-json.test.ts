@@ -56,6 +56,11 @@ describe('parseCurrencyApiJson on hostile input', () => {
     }
   });
 
+  it('refuses deeply nested JSON without crashing', () => {
+    formatError(() => parseCurrencyApiJson('['.repeat(400_000)));
+    formatError(() => parseCurrencyApiJson(`{"date":"${date}","eur":${'['.repeat(100_000)}${']'.repeat(100_000)}}`));
+  });
+
   it('refuses an HTML error page', () => {
     formatError(() => parseCurrencyApiJson(HOSTILE.htmlErrorPage));
   });

@@ -55,6 +55,18 @@ describe('parseEcbXml on the real data', () => {
     expect(last?.values[table.codes.indexOf('CYP')]).toBe('N/A');
   });
 
+  it('dates publication at 16:00 Berlin time: 15:00 UTC in winter, 14:00 UTC in summer', () => {
+    const winter = table.rows.find((r) => r.date === '2026-01-15');
+    const summer = table.rows.find((r) => r.date === '2025-07-15');
+    const days = parseEcbXml(
+      ecbXml(
+        table,
+        [summer, winter].flatMap((r) => (r ? [r] : [])),
+      ),
+    );
+    expect(days.map((d) => d.publishedAt)).toEqual(['2025-07-15T14:00:00Z', '2026-01-15T15:00:00Z']);
+  });
+
   it('drops currencies outside the catalog but still requires them to be well-formed', () => {
     const withUnknown = daily.replace(
       "<Cube currency='USD'",

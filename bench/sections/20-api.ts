@@ -1,0 +1,134 @@
+/**
+ * The request path: handler-only latency in process (store warm), the local server under autocannon from a second
+ * process, and DynamoDB requests per API request counted by an SDK middleware on the service's client.
+ */
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { formatDay } from '../../lambdas/core/domain/dates';
+import { historyEndpoint, latestEndpoint } from '../../lambdas/core/endpoints/rates';
+import { accessContext } from '../../lambdas/core/http/access';
+import { apiHandler } from '../../lambdas/core/http/api-handler';
+import { startLocalService } from '../../lambdas/core/local/service';
+import { RateReader } from '../../lambdas/core/service/rate-reader';
+import { loadBundledRates } from '../../test/support/bundled-rates';
+import { attachDdbCounter, perUnit } from '../../test/support/ddb-counter';
+
+const HANDLER_ITERATIONS = 20_000;
+const LOAD_SECONDS = 10;
+const CONNECTIONS = 10;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+interface AutocannonSummary {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+/** Runs autocannon in a separate node process, so the load generator does not share the server's event loop. */
+function autocannon(url: string, key: string): Promise<AutocannonSummary> {
+  const script = `
+    const autocannon = require('autocannon');
+    autocannon({ url: process.argv[1], connections: ${CONNECTIONS}, duration: ${LOAD_SECONDS},
+      headers: { 'X-API-Key': process.argv[2] } }, (err, res) => {
+      if (err) { console.error(err); process.exit(1); }
+      process.stdout.write(JSON.stringify({ requests: res.requests, latency: res.latency, non2xx: res.non2xx,
+        errors: res.errors, timeouts: res.timeouts }));
+    });`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script, url, key], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as AutocannonSummary) : reject(new Error(`autocannon exited ${code}`)),
+    );
+  });
+}
+
+export default async function run(): Promise<void> {
+  const service = await startLocalService({ port: 0, loadRates: loadBundledRates, demoAccounts: false });
+  try {
+    const counter = attachDdbCounter(service.client);
+    const clock = () => new Date();
+    const reader = new RateReader(service.ratesStore, clock);
+    const deps = { reader, clock };
+    const latest = apiHandler('latest', latestEndpoint(deps));
+    const history = apiHandler('history', historyEndpoint(deps));
+    const access = accessContext({ verdict: 'admitted', accountId: 'bench', plan: 'business' });
+    const event = (path: string, query: Record<string, string> | null, params: Record<string, string> | null) =>
+      ({
+        resource: path,
+        path,
+        httpMethod: 'GET',
+        headers: {},
+        multiValueHeaders: {},
+        queryStringParameters: query,
+        multiValueQueryStringParameters: query && Object.fromEntries(Object.entries(query).map(([k, v]) => [k, [v]])),
+        pathParameters: params,
+        requestContext: { requestId: 'bench', authorizer: access },
+      }) as unknown as APIGatewayProxyEvent;
+    const latestEvent = event('/rates/latest', { base: 'USD' }, null);
+    const historyEvent = event('/rates/history/{from}/{to}/{date}', null, {
+      from: 'USD',
+      to: 'JPY',
+      date: '2026-04-13',
+    });
+
+    console.log(`handler only, in process, store warm (${HANDLER_ITERATIONS} calls each):`);
+    for (const [name, handler, ev] of [
+      ['latest base=USD', latest, latestEvent],
+      ['history USD/JPY/2026-04-13', history, historyEvent],
+    ] as const) {
+      const warm = await handler(ev, {} as Context);
+      if (warm.statusCode !== 200) throw new Error(`${name} answered ${warm.statusCode}: ${warm.body}`);
+      counter.reset();
+      const samples: number[] = [];
+      for (let i = 0; i < HANDLER_ITERATIONS; i++) {
+        const t0 = performance.now();
+        await handler(ev, {} as Context);
+        samples.push((performance.now() - t0) * 1000);
+      }
+      samples.sort((a, b) => a - b);
+      const ddb = perUnit(counter.snapshot(), HANDLER_ITERATIONS);
+      console.log(
+        `  ${name.padEnd(28)} p50 ${percentile(samples, 50).toFixed(1)} µs   p99 ${percentile(samples, 99).toFixed(1)} µs   ` +
+          `DynamoDB per request: ${ddb.reads} reads, ${ddb.writes} writes   (budget: p99 < 1000 µs, 0 reads)`,
+      );
+    }
+
+    const account = await service.accounts.createAccount({
+      accountId: `bench-${formatDay(new Date())}-${process.pid}`,
+      plan: 'business',
+      verified: true,
+      overrides: { monthlyLimit: 1e9, perMinute: 1e9 },
+    });
+    const { key } = await service.accounts.createKey(account.accountId, 'bench');
+    console.log(
+      `\nlocal server with metering, autocannon in a second process (${CONNECTIONS} connections, ${LOAD_SECONDS} s):`,
+    );
+    for (const [name, path] of [
+      ['latest base=USD', 'rates/latest?base=USD'],
+      ['history USD/JPY/2026-04-13', 'rates/history/USD/JPY/2026-04-13'],
+    ] as const) {
+      counter.reset();
+      const result = await autocannon(`${service.url}${path}`, key);
+      const counts = counter.snapshot();
+      const perRequest = perUnit(counts, result.requests.total);
+      console.log(
+        `  ${name.padEnd(28)} ${result.requests.average.toFixed(0)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   ` +
+          `non-2xx ${result.non2xx}, errors ${result.errors}   DynamoDB per request: ${perRequest.reads.toFixed(3)} reads, ` +
+          `${perRequest.writes.toFixed(3)} writes   (budget: ≥ 1500 req/s)`,
+      );
+    }
+  } finally {
+    await service.close();
+  }
+}
