@@ -1,13 +1,3 @@
-/**
- * `npm run backfill -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--source ecb|currency-api] [--offline]`
- *
- * Loads history into the rates table with BatchWriteItem, writing only days that are new or changed. Online it
- * fetches the ECB full-history zip and currency-api days (default: the last 30) from the configured URLs;
- * `--offline` reads the bundled `data/`. Target: `RATES_TABLE_NAME` on AWS (region from the AWS environment), or
- * else the local store under FXRATES_DATA_DIR (the running server's DynamoDB, or an embedded one started here).
- */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { addDays, formatDay, isValidDay } from '../lambdas/core/domain/dates';
@@ -19,11 +9,9 @@ import {
   sourceUrlsFromEnv,
 } from '../lambdas/core/ingest/fetchers';
 import { type IngestLog, type IngestResult, ingestDays, runIngestion } from '../lambdas/core/ingest/ingest';
-import { type RunningDynalite, startDynalite } from '../lambdas/core/local/dynalite-server';
-import { localDataDir, localTableNames, runningEndpoint } from '../lambdas/core/local/local-store';
+import { localDataDir, localTableNames, openLocalTable } from '../lambdas/core/local/local-store';
 import { bundledFiles, readBundledDays } from '../lambdas/core/sources/bundled';
 import { createDocumentClient } from '../lambdas/core/store/clients';
-import { createTable } from '../lambdas/core/store/create-tables';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { RATES_TABLE } from '../lambdas/core/store/tables';
 
@@ -90,16 +78,6 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function listening(endpoint: string): Promise<boolean> {
-  try {
-    const response = await fetch(endpoint, { method: 'POST', signal: AbortSignal.timeout(1000) });
-    await response.arrayBuffer();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function openTarget(): Promise<Target> {
   const awsTable = process.env[RATES_TABLE.envVar];
   if (awsTable) {
@@ -115,27 +93,12 @@ async function openTarget(): Promise<Target> {
   }
   const dataDir = localDataDir();
   const tableName = localTableNames().rates;
-  const advertised = runningEndpoint(dataDir);
-  let embedded: RunningDynalite | undefined;
-  let endpoint: string;
-  if (advertised && (await listening(advertised))) {
-    endpoint = advertised;
-  } else {
-    mkdirSync(dataDir, { recursive: true });
-    embedded = await startDynalite({ path: join(dataDir, 'dynalite') });
-    endpoint = embedded.endpoint;
-  }
-  const client = createDocumentClient(endpoint);
-  await createTable(client, RATES_TABLE, tableName);
-  const running = embedded;
+  const opened = await openLocalTable(dataDir, RATES_TABLE, tableName, { probeTimeoutMs: 1000 });
   return {
-    client,
+    client: opened.client,
     tableName,
-    description: `local ${running ? 'embedded store' : 'running server'} in ${dataDir}`,
-    close: async () => {
-      client.destroy();
-      await running?.close();
-    },
+    description: `local ${opened.via === 'embedded' ? 'embedded store' : 'running server'} in ${dataDir}`,
+    close: opened.close,
   };
 }
 

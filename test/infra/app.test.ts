@@ -16,7 +16,7 @@ import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES } from '../../lambdas/core/
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/tables';
 import { ROUTES_WITHOUT_TABLES } from '../../lib/api';
-import { esbuildOptions, FUNCTION_DIRS, functionEntry } from '../../lib/bundling';
+import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_DIRS, functionEntry } from '../../lib/bundling';
 import type { FxratesFunction } from '../../lib/fxrates-function';
 import { logicalIdOf, propsOf, renderJoin, resourcesOf, type Synthesized, synthesize } from './synth';
 
@@ -334,6 +334,10 @@ describe('functions', () => {
     expect([...byDir.keys()].sort()).toEqual([...FUNCTION_DIRS].sort());
     s.service.resourceCountIs('AWS::Lambda::Function', FUNCTION_DIRS.length);
     for (const [dir, fn] of byDir) expect(fn.entry).toBe(functionEntry(dir));
+  });
+
+  it('compiles the bundles for the Node.js version of the runtime they run on', () => {
+    expect(lambda.Runtime.NODEJS_LATEST.name).toBe(`nodejs${BUNDLE_OPTIONS.target.replace(/^node/, '')}.x`);
   });
 
   it.each([...FUNCTION_DIRS])('runs %s on the latest Node.js runtime, ARM64, traced, with its own log group', (dir) => {

@@ -143,7 +143,11 @@ export function createAuthorizer(deps: AuthorizerDeps) {
     return allow(methodArn, { verdict: meter.verdict, ...base, meter });
   }
 
-  return { authorize, clearCaches: () => (keyCache.clear(), accountCache.clear()) };
+  const clearCaches = () => {
+    keyCache.clear();
+    accountCache.clear();
+  };
+  return { authorize, clearCaches };
 }
 
 export const planName = (plan: PlanId): string => PLANS[plan].name;

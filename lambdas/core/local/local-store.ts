@@ -1,5 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { createDocumentClient } from '../store/clients';
+import { createTable } from '../store/create-tables';
+import type { TableDefinition } from '../store/tables';
+import { type RunningDynalite, startDynalite } from './dynalite-server';
+
+/** Files the local server keeps in its data directory. */
+export const ENDPOINT_FILE = 'dynamodb-endpoint.json';
+export const EMBEDDED_STORE_DIR = 'dynalite';
 
 /** Table names of the local store; on AWS CDK names the tables and passes the names in. */
 export function localTableNames(): { rates: string; accounts: string } {
@@ -10,14 +21,111 @@ export function localDataDir(): string {
   return resolve(process.env.FXRATES_DATA_DIR ?? '.data');
 }
 
-/** The endpoint a running local server advertises for other processes (the admin CLI, backfill). */
-export function runningEndpoint(dataDir: string): string | undefined {
-  const file = join(dataDir, 'dynamodb-endpoint.json');
-  if (!existsSync(file)) return undefined;
+const EndpointFileSchema = z.object({ endpoint: z.url({ protocol: /^https?$/ }) });
+
+/**
+ * The endpoint a running local server advertises for other processes (the admin CLI, backfill); undefined when
+ * the file is absent or not what the server writes.
+ */
+export function readEndpointFile(dataDir: string): string | undefined {
+  let text: string;
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { endpoint?: unknown };
-    return typeof parsed.endpoint === 'string' ? parsed.endpoint : undefined;
+    text = readFileSync(join(dataDir, ENDPOINT_FILE), 'utf8');
   } catch {
     return undefined;
   }
+  try {
+    const parsed = EndpointFileSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.endpoint : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const runningEndpoint = readEndpointFile;
+
+/** Any HTTP answer counts: a crashed server leaves the file behind, and then nothing listens there. */
+export async function endpointAnswers(endpoint: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const response = await fetch(endpoint, { method: 'POST', signal: AbortSignal.timeout(timeoutMs) });
+    await response.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface LevelDatabase {
+  open(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * LevelDB admits one process at a time, and dynalite crashes its host on a held lock instead of reporting it,
+ * so the lock is tried first with dynalite's own LevelDB binding and released again before dynalite opens it.
+ */
+export async function storeIsLocked(path: string): Promise<boolean> {
+  const requireFromDynalite = createRequire(require.resolve('dynalite'));
+  const { Level } = requireFromDynalite('level') as { Level: new (path: string) => LevelDatabase };
+  const db = new Level(path);
+  try {
+    await db.open();
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED') return true;
+    throw error;
+  }
+  await db.close();
+  return false;
+}
+
+export class LocalStoreLockedError extends Error {
+  constructor(path: string) {
+    super(`the local store in ${path} is held by another process (a local server that published no ${ENDPOINT_FILE}?)`);
+    this.name = 'LocalStoreLockedError';
+  }
+}
+
+export interface OpenedLocalTable {
+  client: DynamoDBDocumentClient;
+  /** The running local server's store, or the data directory opened directly. */
+  via: 'local-server' | 'embedded';
+  close(): Promise<void>;
+}
+
+/**
+ * Opens one table of the local store for a tool (admin CLI, backfill): through the running server's published
+ * endpoint when it answers, else by opening the data directory itself (refused while another process holds it).
+ * The table is created when missing.
+ */
+export async function openLocalTable(
+  dataDir: string,
+  definition: TableDefinition,
+  tableName: string,
+  options: { probeTimeoutMs?: number } = {},
+): Promise<OpenedLocalTable> {
+  const advertised = readEndpointFile(dataDir);
+  let embedded: RunningDynalite | undefined;
+  let endpoint: string;
+  if (advertised && (await endpointAnswers(advertised, options.probeTimeoutMs ?? 2000))) {
+    endpoint = advertised;
+  } else {
+    const path = join(dataDir, EMBEDDED_STORE_DIR);
+    mkdirSync(dataDir, { recursive: true });
+    if (await storeIsLocked(path)) throw new LocalStoreLockedError(path);
+    embedded = await startDynalite({ path });
+    endpoint = embedded.endpoint;
+  }
+  const client = createDocumentClient(endpoint);
+  const running = embedded;
+  const close = async () => {
+    client.destroy();
+    await running?.close();
+  };
+  try {
+    await createTable(client, definition, tableName);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { client, via: running ? 'embedded' : 'local-server', close };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ import { UsageStore } from '../store/usage-store';
 import { type DemoKeys, ensureDemoAccounts } from './demo-accounts';
 import { type RunningDynalite, startDynalite } from './dynalite-server';
 import { createLocalGateway, type ProxyHandler } from './gateway';
-import { localTableNames } from './local-store';
+import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, localTableNames, storeIsLocked } from './local-store';
 
 export interface RatesTarget {
   store: RatesStore;
@@ -82,11 +82,20 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   const host = options.host ?? '127.0.0.1';
   let dynalite: RunningDynalite | undefined;
   let server: Server | undefined;
-  const endpointFile = options.dataDir ? join(options.dataDir, 'dynamodb-endpoint.json') : undefined;
+  const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
   try {
-    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-    dynalite = await startDynalite(options.dataDir ? { path: join(options.dataDir, 'dynalite') } : {});
-    if (endpointFile) writeFileSync(endpointFile, `${JSON.stringify({ endpoint: dynalite.endpoint })}\n`);
+    let path: string | undefined;
+    if (options.dataDir) {
+      mkdirSync(options.dataDir, { recursive: true });
+      path = join(options.dataDir, EMBEDDED_STORE_DIR);
+      if (await storeIsLocked(path)) throw new Error(`the local store in ${path} is held by another process`);
+    }
+    dynalite = await startDynalite(path ? { path } : {});
+    if (endpointFile) {
+      // Written whole, then renamed: a reader never sees half a file.
+      writeFileSync(`${endpointFile}.tmp`, `${JSON.stringify({ endpoint: dynalite.endpoint })}\n`);
+      renameSync(`${endpointFile}.tmp`, endpointFile);
+    }
     const client = createDocumentClient(dynalite.endpoint);
     const names = localTableNames();
     await createTable(client, RATES_TABLE, names.rates);
