@@ -3,17 +3,17 @@
  * freshness metrics. `{"mode": "history"}` fetches the ECB full-history zip instead of the 90-day file, so an
  * operator backfills a fresh deployment with one invocation.
  */
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import * as z from 'zod';
+
+import * as z from 'zod/mini';
 import { type Clock, systemClock } from '../core/domain/dates';
 import { optionalEnv, requireEnv } from '../core/env';
 import { fetchersFor, type IngestMode, parseSourceList, SOURCE_IDS, sourceUrlsFromEnv } from '../core/ingest/fetchers';
 import { type IngestLog, type IngestResult, runIngestion } from '../core/ingest/ingest';
+import { Logger, Metrics, MetricUnit } from '../core/observability';
 import { documentClient } from '../core/store/clients';
 import { RatesStore } from '../core/store/rates-store';
 
-const IngestEventSchema = z.looseObject({ mode: z.enum(['scheduled', 'history']).optional() });
+const IngestEventSchema = z.looseObject({ mode: z.optional(z.enum(['scheduled', 'history'])) });
 
 export function ingestMode(event: unknown): IngestMode {
   if (event === null || typeof event !== 'object') return 'scheduled';

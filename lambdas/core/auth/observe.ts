@@ -1,6 +1,5 @@
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { PLANS } from '../domain/plans';
-import { logger, metrics } from '../observability';
+import { logger, MetricUnit, metrics } from '../observability';
 import type { AuthorizerOutcome } from './authorizer';
 
 const METRIC_BY_VERDICT = {

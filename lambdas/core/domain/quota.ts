@@ -3,7 +3,7 @@
  * quota report, the outcome of one admission (`MeterState`) and the headers it renders into. Pure: every function
  * takes the instant it is about; the usage store and the authorizer supply the clock.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { formatTimestamp } from './dates';
 import type { PlanLimits } from './plans';
 
@@ -231,16 +231,13 @@ export const METER_CONTEXT_KEYS = {
 
 // API Gateway stringifies context values; numbers are accepted too, so a host that passes them through still works.
 const CountSchema = z.union([
-  z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  z
-    .string()
-    .regex(/^\d{1,15}$/)
-    .transform(Number),
+  z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
+  z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number)),
 ]);
 
 const MeterContextSchema = z.object({
   [METER_CONTEXT_KEYS.verdict]: z.enum(METER_VERDICTS),
-  [METER_CONTEXT_KEYS.plan]: z.string().min(1).max(64),
+  [METER_CONTEXT_KEYS.plan]: z.string().check(z.minLength(1), z.maxLength(64)),
   [METER_CONTEXT_KEYS.minuteLimit]: CountSchema,
   [METER_CONTEXT_KEYS.minuteUsed]: CountSchema,
   [METER_CONTEXT_KEYS.monthLimit]: CountSchema,

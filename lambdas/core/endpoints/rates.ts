@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { currencyInfo, isActiveCode, type Locale } from '../domain/currencies';
 import { formatDay, oneYearBefore } from '../domain/dates';
 import {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isActiveCode, isCatalogCode, LOCALES, type Locale } from '../domain/currencies';
 import { parseDay } from '../domain/dates';
 import {
@@ -17,7 +17,7 @@ const AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_AMOUNT = 1_000_000_000_000;
 
-type Ctx = z.core.$RefinementCtx;
+type Ctx = z.core.ParsePayload;
 
 /** Carries the contract's error inside a zod issue, so one mapping turns any failed parse into an ApiError. */
 function fail(ctx: Ctx, value: unknown, error: ApiError): never {
@@ -26,14 +26,20 @@ function fail(ctx: Ctx, value: unknown, error: ApiError): never {
 }
 
 const bounded = (param: ErrorParam) =>
-  z.string().refine((v) => v.length <= MAX_PARAMETER_LENGTH, {
-    params: { apiError: new InvalidParameterError(param, `The parameter '${param}' is too long.`) },
-    abort: true,
-  });
+  z.string().check(
+    z.refine((v) => v.length <= MAX_PARAMETER_LENGTH, {
+      params: { apiError: new InvalidParameterError(param, `The parameter '${param}' is too long.`) },
+      abort: true,
+    }),
+  );
+
+/** A bounded string parameter turned into its value by `parse`, which reports faults through `fail`. */
+const parameter = <T>(param: ErrorParam, parse: (raw: string, ctx: Ctx) => T) =>
+  z.pipe(bounded(param), z.transform(parse));
 
 /** A currency code as written by a client: case-insensitive, upper-cased, in the catalog (active unless `withdrawn`). */
 export const currencyCodeSchema = (param: ErrorParam, options: { allowWithdrawn?: boolean } = {}) =>
-  bounded(param).transform((raw, ctx) => {
+  parameter(param, (raw, ctx) => {
     const code = raw.toUpperCase();
     // ASCII letters only: toUpperCase alone would turn a Turkish dotless ı into I and accept 'ınr' as INR.
     const ascii = /^[A-Za-z]{3}$/.test(raw);
@@ -41,13 +47,14 @@ export const currencyCodeSchema = (param: ErrorParam, options: { allowWithdrawn?
     return known ? code : fail(ctx, raw, new UnsupportedCurrencyError(code, param));
   });
 
-export const LocaleSchema = bounded('locale').transform(
+export const LocaleSchema = parameter(
+  'locale',
   (raw, ctx): Locale =>
     (LOCALES as readonly string[]).includes(raw) ? (raw as Locale) : fail(ctx, raw, new UnsupportedLocaleError(raw)),
 );
 
 /** A plain decimal `0 < amount < 10^12`; kept as its string so no binary float ever touches it. */
-export const AmountSchema = bounded('amount').transform((raw, ctx) => {
+export const AmountSchema = parameter('amount', (raw, ctx) => {
   if (!AMOUNT_PATTERN.test(raw)) return fail(ctx, raw, new InvalidAmountError());
   const [whole = '', fraction = ''] = raw.split('.');
   const wholeDigits = whole.replace(/^0+(?=\d)/, '');
@@ -61,7 +68,7 @@ export const AmountSchema = bounded('amount').transform((raw, ctx) => {
 
 /** `YYYY-MM-DD`, a real calendar day, not after `today` (UTC). */
 export const daySchema = (today: () => string) =>
-  bounded('date').transform((raw, ctx) => {
+  parameter('date', (raw, ctx) => {
     if (!DAY_PATTERN.test(raw)) return fail(ctx, raw, new InvalidDateError('format'));
     if (!parseDay(raw)) return fail(ctx, raw, new InvalidDateError('calendar'));
     if (raw > today()) return fail(ctx, raw, new InvalidDateError('future'));
@@ -70,11 +77,11 @@ export const daySchema = (today: () => string) =>
 
 export const PairPathSchema = z.object({ from: currencyCodeSchema('from'), to: currencyCodeSchema('to') });
 
-export const LatestQuerySchema = z.object({ base: currencyCodeSchema('base').default('EUR') });
+export const LatestQuerySchema = z.object({ base: z._default(currencyCodeSchema('base'), 'EUR') });
 
-export const PairQuerySchema = z.object({ amount: AmountSchema.optional() });
+export const PairQuerySchema = z.object({ amount: z.optional(AmountSchema) });
 
-export const LocaleQuerySchema = z.object({ locale: LocaleSchema.default('en') });
+export const LocaleQuerySchema = z.object({ locale: z._default(LocaleSchema, 'en' as const) });
 
 export const historyPathSchema = (today: () => string) =>
   z.object({
@@ -87,7 +94,7 @@ export const historyPathSchema = (today: () => string) =>
  * Parses with a schema and throws the contract's error. With several faults, a 400 (malformed) wins over a 422
  * (well-formed but unsupported); among equals, the first in the schema's order.
  */
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseOrThrow<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors = result.error.issues.map((issue) => {

@@ -4,14 +4,14 @@
  * (pegged synthetic values for withdrawn currencies) drop out here; only active catalog codes are kept, and
  * those must be positive finite numbers.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isActiveCode, normalizeCode } from '../domain/currencies';
 import { currencyApiPublishedAt, isValidDay } from '../domain/dates';
 import { SourceFormatError } from './errors';
 import { CURRENCY_CODE, isPositiveRate, printable, type SourceDay } from './source-day';
 
 const CurrencyApiEnvelopeSchema = z.looseObject({
-  date: z.string().refine(isValidDay, 'not a calendar day'),
+  date: z.string().check(z.refine(isValidDay, 'not a calendar day')),
 });
 const CurrencyApiRatesSchema = z.record(z.string(), z.unknown());
 

@@ -7,7 +7,7 @@ import {
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { generateApiKey, hashApiKey, type RandomBytes } from '../domain/api-key';
 import { formatTimestamp } from '../domain/dates';
 import { isPlanId, type LimitOverrides, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
@@ -144,36 +144,38 @@ const PlanIdSchema = z.custom<PlanId>((value) => typeof value === 'string' && is
 });
 
 export const LimitOverridesSchema = z.strictObject({
-  monthlyLimit: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-  perMinute: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-  overflowPercent: z.number().int().min(0).max(100).optional(),
-  overflowAllowed: z.boolean().optional(),
+  monthlyLimit: z.optional(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
+  perMinute: z.optional(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
+  overflowPercent: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
+  overflowAllowed: z.optional(z.boolean()),
 });
 
-export const AccountIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, {
-  error: 'account ids are 1 to 64 characters of letters, digits, _ and -',
-});
+export const AccountIdSchema = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'account ids are 1 to 64 characters of letters, digits, _ and -' }));
 
 export const KeyNameSchema = z
   .string()
-  .trim()
-  .min(1, { error: 'a key name must not be empty' })
-  .max(64, { error: 'a key name has at most 64 characters' })
-  .regex(/^[\x20-\x7e]+$/, { error: 'a key name consists of printable ASCII characters' });
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'a key name must not be empty' }),
+    z.maxLength(64, { error: 'a key name has at most 64 characters' }),
+    z.regex(/^[\x20-\x7e]+$/, { error: 'a key name consists of printable ASCII characters' }),
+  );
 
 const CreateAccountInputSchema = z.object({
   plan: PlanIdSchema,
-  email: z.email({ error: 'the email address is not valid' }).max(254).optional(),
-  overrides: LimitOverridesSchema.optional(),
+  email: z.optional(z.email({ error: 'the email address is not valid' }).check(z.maxLength(254))),
+  overrides: z.optional(LimitOverridesSchema),
   verified: z.boolean(),
-  accountId: AccountIdSchema.optional(),
+  accountId: z.optional(AccountIdSchema),
 });
 
 const StoredOverridesSchema = z.object({
-  monthly_limit: z.number().optional(),
-  per_minute: z.number().optional(),
-  overflow_percent: z.number().optional(),
-  overflow_allowed: z.boolean().optional(),
+  monthly_limit: z.optional(z.number()),
+  per_minute: z.optional(z.number()),
+  overflow_percent: z.optional(z.number()),
+  overflow_allowed: z.optional(z.boolean()),
 });
 
 const AccountItemSchema = z.object({
@@ -181,8 +183,8 @@ const AccountItemSchema = z.object({
   plan: PlanIdSchema,
   status: z.enum(['active', 'suspended']),
   verified: z.boolean(),
-  email: z.string().optional(),
-  overrides: StoredOverridesSchema.optional(),
+  email: z.optional(z.string()),
+  overrides: z.optional(StoredOverridesSchema),
   active_keys: z.number(),
   created_at: z.string(),
 });
@@ -192,10 +194,10 @@ const KeyItemSchema = z.object({
   key_account_id: z.string(),
   name: z.string(),
   created_at: z.string(),
-  revoked_at: z.string().optional(),
+  revoked_at: z.optional(z.string()),
 });
 
-function firstIssue(error: z.ZodError): string {
+function firstIssue(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid input';
   const path = issue.path.join('.');

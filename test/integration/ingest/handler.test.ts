@@ -1,6 +1,5 @@
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Clock } from '../../../lambdas/core/domain/dates';
+import { Logger, Metrics } from '../../../lambdas/core/observability';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { createIngestHandler, handler } from '../../../lambdas/ingest/handler';
 import { backends, freshTables } from '../../support/backends';

@@ -1,6 +1,6 @@
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import { parseSourceList } from '../../../lambdas/core/ingest/fetchers';
 import type { IngestResult } from '../../../lambdas/core/ingest/ingest';
+import { Metrics } from '../../../lambdas/core/observability';
 import { ingestMode, publishIngestMetrics } from '../../../lambdas/ingest/handler';
 
 interface Emf {
