@@ -96,7 +96,7 @@ export class Api extends Construct {
     for (const row of GATEWAY_RESPONSES) {
       this.restApi.addGatewayResponse(row.type, {
         type: apigw.ResponseType.of(row.type),
-        statusCode: String(row.status),
+        ...(row.status === undefined ? {} : { statusCode: String(row.status) }),
         responseHeaders: { ...GATEWAY_RESPONSE_HEADERS },
         templates: { 'application/json': row.template },
       });

@@ -222,7 +222,7 @@ describe('routes and gateway responses (parity with the tables the local gateway
       );
       s.service.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: type,
-        StatusCode: String(row.status),
+        StatusCode: row.status === undefined ? Match.absent() : String(row.status),
         ResponseTemplates: { 'application/json': row.template },
         ResponseParameters: headers,
       });

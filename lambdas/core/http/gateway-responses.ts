@@ -27,7 +27,8 @@ export type GatewayResponseType =
 
 export interface GatewayResponseDefinition {
   type: GatewayResponseType;
-  status: number;
+  /** Undefined for the DEFAULT_* catch-alls: API Gateway keeps the status it chose (a 415 stays a 415). */
+  status?: number;
   /** application/json body template. */
   template: string;
 }
@@ -79,8 +80,8 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
     template: envelope('service-unavailable', 'The request timed out; please retry.'),
   },
   { type: 'API_CONFIGURATION_ERROR', status: 500, template: envelope('internal-error') },
-  { type: 'DEFAULT_4XX', status: 400, template: envelope('invalid-parameter', 'The request was refused.') },
-  { type: 'DEFAULT_5XX', status: 500, template: envelope('internal-error') },
+  { type: 'DEFAULT_4XX', template: envelope('invalid-parameter', 'The request was refused.') },
+  { type: 'DEFAULT_5XX', template: envelope('internal-error') },
 ];
 
 /** Headers of every gateway response; values are API Gateway mapping expressions. */
@@ -97,11 +98,9 @@ export function gatewayResponse(type: GatewayResponseType): GatewayResponseDefin
 }
 
 /**
- * Renders a template the way API Gateway does for the variables these templates use.
- * Values are JSON-string escaped, since every variable sits inside a JSON string.
+ * Renders a template the way API Gateway does for the variables these templates use: values are inserted as they
+ * are, unescaped, so the authorizer must only put JSON-safe text into its Deny context (it puts catalog messages).
  */
 export function renderGatewayTemplate(template: string, context: Readonly<Record<string, string | undefined>>): string {
-  return template.replace(/\$context\.([A-Za-z0-9_.]+)/g, (_, name: string) =>
-    JSON.stringify(context[name] ?? '').slice(1, -1),
-  );
+  return template.replace(/\$context\.([A-Za-z0-9_.]+)/g, (_, name: string) => context[name] ?? '');
 }

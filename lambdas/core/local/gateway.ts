@@ -167,7 +167,9 @@ export function createLocalGateway(options: LocalGatewayOptions) {
         ? expression.slice(1, -1)
         : (context[expression.replace(/^context\./, '')] ?? '');
     }
-    return { statusCode: definition.status, headers, body: renderGatewayTemplate(definition.template, context) };
+    // The DEFAULT_* rows keep the status of the failure; locally that is a function failing: 500.
+    const statusCode = definition.status ?? 500;
+    return { statusCode, headers, body: renderGatewayTemplate(definition.template, context) };
   }
 
   async function handle(request: GatewayRequest): Promise<GatewayReply> {

@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { ERROR_CATALOG, isErrorCode } from '../../../lambdas/core/domain/errors';
 import {
   DENY_CONTEXT_CODE,
@@ -74,7 +73,7 @@ describe('GATEWAY_RESPONSES', () => {
   it('uses the catalog status for rows whose status the contract names', () => {
     const contractStatuses = new Set<number>(Object.values(ERROR_CATALOG).map((e) => e.status));
     for (const row of GATEWAY_RESPONSES.filter((r) => r.type !== 'ACCESS_DENIED' && r.type !== 'WAF_FILTERED')) {
-      if (!contractStatuses.has(row.status)) continue;
+      if (row.status === undefined || !contractStatuses.has(row.status)) continue;
       const { code } = JSON.parse(row.template).error as { code: keyof typeof ERROR_CATALOG };
       expect([row.type, row.status]).toEqual([row.type, ERROR_CATALOG[code].status]);
     }
@@ -115,19 +114,18 @@ describe('ACCESS_DENIED', () => {
 describe('renderGatewayTemplate', () => {
   const template = gatewayResponse('ACCESS_DENIED').template;
 
-  it('escapes quotes, backslashes and newlines so the body stays valid JSON', () => {
-    const message = 'He said "no" \\ then\nleft\r\tand \u0000 </script> \u2028 done';
-    const body = JSON.parse(renderGatewayTemplate(template, denyContext('invalid-api-key', message)));
-    expect(body.error.message).toBe(message);
+  it('inserts values unescaped, as API Gateway does', () => {
+    const rendered = renderGatewayTemplate(template, denyContext('invalid-api-key', 'a "quoted" word'));
+    expect(rendered).toContain('"message":"a "quoted" word"');
   });
 
-  it('keeps any substituted value intact inside valid JSON (property)', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.string(), (message, code) => {
-        const body = JSON.parse(renderGatewayTemplate(template, denyContext(code, message)));
-        expect(body.error).toEqual({ code, message, param: 'X-API-Key' });
-      }),
-    );
+  it('keeps the body valid JSON for every message the authorizer can deny with', () => {
+    for (const code of ['missing-api-key', 'invalid-api-key'] as const) {
+      const message = ERROR_CATALOG[code].message;
+      expect(message).not.toMatch(/["\\\u0000-\u001f]/);
+      const body = JSON.parse(renderGatewayTemplate(template, denyContext(code, message)));
+      expect(body.error).toEqual({ code, message, param: 'X-API-Key' });
+    }
   });
 
   it('renders a missing variable as an empty string', () => {
@@ -144,6 +142,7 @@ describe('gateway response statuses', () => {
   it("answers every gateway response with the contract's status for its code, except the issue's 504 timeout", () => {
     for (const row of GATEWAY_RESPONSES) {
       const { code } = JSON.parse(renderGatewayTemplate(row.template, denyContext('invalid-api-key', 'x'))).error;
+      if (row.status === undefined) continue;
       const expected =
         row.type === 'INTEGRATION_TIMEOUT' ? 504 : ERROR_CATALOG[code as keyof typeof ERROR_CATALOG].status;
       expect([row.type, row.status]).toEqual([row.type, expected]);
