@@ -13,7 +13,7 @@ import type { DeployConfig } from './config';
 import type { FxratesFunction } from './fxrates-function';
 import type { Ingestion } from './ingestion';
 
-/** The EMF metrics the functions publish (Powertools: namespace and `service` dimension from the environment). */
+/** The EMF metrics the functions publish (lambdas/core/observability.ts: namespace and `service` dimension from the environment). */
 export const METRICS = {
   namespace: 'fxrates',
   service: 'fxrates',
