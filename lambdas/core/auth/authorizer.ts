@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { hashApiKey, isWellFormedApiKey } from '../domain/api-key';
 import type { Clock } from '../domain/dates';
 import { ERROR_CATALOG } from '../domain/errors';
-import { type LimitOverrides, PLANS, type PlanId, type PlanLimits, resolveLimits } from '../domain/plans';
+import { type LimitOverrides, type PlanId, type PlanLimits, resolveLimits } from '../domain/plans';
 import type { MeterState } from '../domain/quota';
 import { type Access, accessContext } from '../http/access';
 import { DENY_CONTEXT_CODE, DENY_CONTEXT_MESSAGE } from '../http/gateway-responses';
@@ -149,5 +149,3 @@ export function createAuthorizer(deps: AuthorizerDeps) {
   };
   return { authorize, clearCaches };
 }
-
-export const planName = (plan: PlanId): string => PLANS[plan].name;

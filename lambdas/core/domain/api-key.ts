@@ -43,7 +43,7 @@ function base62Fixed(value: number, width: number): string {
 export type RandomBytes = (size: number) => Uint8Array;
 
 /** Draws base62 characters without modulo bias: bytes of 248 and above are discarded. */
-function randomBase62(length: number, randomBytes: RandomBytes): string {
+export function randomBase62(length: number, randomBytes: RandomBytes): string {
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {

@@ -56,7 +56,7 @@ function requireServed(rates: Record<string, number>, code: string, param: 'from
 
 export function latestEndpoint(deps: EndpointDeps): Endpoint {
   return async (event) => {
-    const { base } = parseOrThrow(LatestQuerySchema, singleQuery(event));
+    const { base } = parseOrThrow(LatestQuerySchema, singleQuery(event, ['base']));
     const rates = await currentRates(deps);
     requireServed(rates, base, 'base');
     const snapshot = (await deps.reader.getLatest()) as RateSnapshot;
@@ -73,7 +73,7 @@ export function pairEndpoint(deps: EndpointDeps): Endpoint {
     const {
       path: { from, to },
       query: { amount },
-    } = parseOrThrow(PairInputSchema, { path: pathParams(event), query: singleQuery(event) });
+    } = parseOrThrow(PairInputSchema, { path: pathParams(event), query: singleQuery(event, ['amount']) });
     const rates = await currentRates(deps);
     requireServed(rates, from, 'from');
     requireServed(rates, to, 'to');
@@ -121,7 +121,7 @@ export function historyEndpoint(deps: EndpointDeps): Endpoint {
 
 export function currenciesEndpoint(deps: EndpointDeps): Endpoint {
   return async (event) => {
-    const { locale } = parseOrThrow(LocaleQuerySchema, singleQuery(event));
+    const { locale } = parseOrThrow(LocaleQuerySchema, singleQuery(event, ['locale']));
     const rates = await currentRates(deps);
     const body = deps.reader.memoLatest(`currencies:${locale}`, () => {
       const currencies: Record<string, string> = {};
@@ -145,7 +145,7 @@ export function enrichedEndpoint(deps: EndpointDeps): Endpoint {
     const {
       path: { from, to },
       query: { locale },
-    } = parseOrThrow(EnrichedInputSchema, { path: pathParams(event), query: singleQuery(event) });
+    } = parseOrThrow(EnrichedInputSchema, { path: pathParams(event), query: singleQuery(event, ['locale']) });
     const rates = await currentRates(deps);
     requireServed(rates, from, 'from');
     requireServed(rates, to, 'to');

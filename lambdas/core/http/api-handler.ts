@@ -21,16 +21,19 @@ export function apiHandler(routeId: RouteId, endpoint: Endpoint) {
     .use(errorEnvelope());
 }
 
-/** Query parameters as single values; a parameter given twice is refused (contract: 400 invalid-parameter). */
-export function singleQuery(event: APIGatewayProxyEvent): Record<string, string> {
+/**
+ * The query parameters an endpoint reads, as single values. One of them given twice is refused (contract: 400
+ * invalid-parameter); parameters the endpoint does not read are ignored, repeated or not.
+ */
+export function singleQuery(event: APIGatewayProxyEvent, known: readonly string[]): Record<string, string> {
   for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
-    if (values && values.length > 1) {
+    if (known.includes(name) && values && values.length > 1) {
       throw new InvalidParameterError(name, `The parameter '${name.slice(0, 32)}' is given more than once.`);
     }
   }
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
-    if (value !== undefined && value !== null) query[name] = value;
+    if (known.includes(name) && value !== undefined && value !== null) query[name] = value;
   }
   return query;
 }

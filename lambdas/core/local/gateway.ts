@@ -206,9 +206,8 @@ export function createLocalGateway(options: LocalGatewayOptions) {
       requestTimeEpoch: Date.now(),
       identity: { sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: headerValue(headers, 'user-agent') ?? null },
     };
-    const authorizerEvent = {
-      type: 'REQUEST',
-      methodArn,
+    // What the REQUEST authorizer and the proxy integration both receive about the request.
+    const described = {
       resource: match.route.path,
       path,
       httpMethod: request.method,
@@ -218,6 +217,11 @@ export function createLocalGateway(options: LocalGatewayOptions) {
       multiValueQueryStringParameters: multiQuery,
       pathParameters: match.pathParameters,
       stageVariables: null,
+    };
+    const authorizerEvent = {
+      type: 'REQUEST',
+      methodArn,
+      ...described,
       requestContext,
     } as unknown as APIGatewayRequestAuthorizerEvent;
 
@@ -239,15 +243,7 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     }
 
     const proxyEvent = {
-      resource: match.route.path,
-      path,
-      httpMethod: request.method,
-      headers,
-      multiValueHeaders,
-      queryStringParameters: query,
-      multiValueQueryStringParameters: multiQuery,
-      pathParameters: match.pathParameters,
-      stageVariables: null,
+      ...described,
       body: null,
       isBase64Encoded: false,
       requestContext: { ...requestContext, authorizer: { ...context, principalId: verdict.principalId } },

@@ -8,7 +8,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { generateApiKey, hashApiKey, type RandomBytes } from '../domain/api-key';
+import { generateApiKey, hashApiKey, type RandomBytes, randomBase62 } from '../domain/api-key';
 import { formatTimestamp } from '../domain/dates';
 import { isPlanId, type LimitOverrides, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
 import { accountKey, apiKeyKey } from './tables';
@@ -244,19 +244,6 @@ function storedOverrides(overrides: LimitOverrides): z.infer<typeof StoredOverri
     overflow_percent: overrides.overflowPercent,
     overflow_allowed: overrides.overflowAllowed,
   };
-}
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** Bytes of 248 and above are discarded so that every character is equally likely. */
-function randomBase62(length: number, randomBytes: RandomBytes): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
-  }
-  return out;
 }
 
 function isConditionFailure(error: unknown): boolean {

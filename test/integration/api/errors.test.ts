@@ -74,6 +74,12 @@ describe('contract error table over HTTP', () => {
     await expectError(api.get('rates/latest?base=USD&base=GBP', business), 400, 'invalid-parameter', 'base');
   });
 
+  it('ignores unknown parameters, even repeated ones', async () => {
+    const r = await api.get('rates/latest?base=USD&utm=a&utm=b&Base=GBP', business);
+    expect(r.status).toBe(200);
+    expect(r.json().data?.base).toBe('USD');
+  });
+
   it('returns 400 invalid-parameter for an absurdly long value', async () => {
     await expectError(api.get(`rates/latest?base=${'U'.repeat(200)}`, business), 400, 'invalid-parameter', 'base');
     await expectError(api.get(`rates/pair/${'A'.repeat(100)}/EUR`, business), 400, 'invalid-parameter', 'from');
