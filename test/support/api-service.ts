@@ -80,3 +80,26 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     close: () => service.close(),
   };
 }
+
+/**
+ * One test API for the enclosing describe block, started before its tests and closed after them, with a
+ * Business key of generous limits. Read `api` and `key` inside tests, once beforeAll has run.
+ */
+export function useTestApi(options: TestApiOptions = {}): { readonly api: TestApi; readonly key: string } {
+  const holder: { api?: TestApi; key?: string } = {};
+  beforeAll(async () => {
+    holder.api = await startTestApi(options);
+    holder.key = (await holder.api.newKey('business')).key;
+  });
+  afterAll(() => holder.api?.close());
+  return {
+    get api() {
+      if (!holder.api) throw new Error('the test API starts in beforeAll');
+      return holder.api;
+    },
+    get key() {
+      if (!holder.key) throw new Error('the test API starts in beforeAll');
+      return holder.key;
+    },
+  };
+}

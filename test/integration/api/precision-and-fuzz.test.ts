@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { startTestApi, type TestApi } from '../../support/api-service';
+import { useTestApi } from '../../support/api-service';
 
 /** Exact decimal product of two plain decimals, as a string; BigInt arithmetic, independent of big.js. */
 function exactProduct(a: string, b: string): { digits: bigint; scale: number } {
@@ -31,13 +31,7 @@ function roundHalfEven6({ digits, scale }: { digits: bigint; scale: number }): s
 }
 
 describe('conversion precision over HTTP', () => {
-  let api: TestApi;
-  let key: string;
-  beforeAll(async () => {
-    api = await startTestApi();
-    key = (await api.newKey('business')).key;
-  });
-  afterAll(() => api.close());
+  const ctx = useTestApi();
 
   /** The converted value exactly as written in the response text, before any JSON parser rounds it. */
   const rawField = (text: string, field: string) => new RegExp(`"${field}":(-?[0-9.]+)`).exec(text)?.[1];
@@ -51,7 +45,7 @@ describe('conversion precision over HTTP', () => {
     ['1.005', 'EUR', 'JPY'],
     ['123456789.123456789', 'CHF', 'GBP'],
   ])('converts %s %s→%s exactly: amount × shown rate, half-even to 6 places', async (amount, from, to) => {
-    const r = await api.get(`rates/pair/${from}/${to}?amount=${amount}`, key);
+    const r = await ctx.api.get(`rates/pair/${from}/${to}?amount=${amount}`, ctx.key);
     expect(r.status).toBe(200);
     const rate = rawField(r.text, 'rate') as string;
     expect(rawField(r.text, 'amount')).toBe(amount);
@@ -59,13 +53,13 @@ describe('conversion precision over HTTP', () => {
   });
 
   it('echoes the amount as a plain decimal without leading or trailing zeros', async () => {
-    const r = await api.get('rates/pair/EUR/EUR?amount=0010.500', key);
+    const r = await ctx.api.get('rates/pair/EUR/EUR?amount=0010.500', ctx.key);
     expect(rawField(r.text, 'amount')).toBe('10.5');
     expect(rawField(r.text, 'converted')).toBe('10.5');
   });
 
   it('keeps the converted digits a binary double would lose', async () => {
-    const r = await api.get('rates/pair/EUR/EUR?amount=999999999999.999999', key);
+    const r = await ctx.api.get('rates/pair/EUR/EUR?amount=999999999999.999999', ctx.key);
     expect(rawField(r.text, 'converted')).toBe('999999999999.999999');
     expect(String(r.json().data?.converted)).not.toBe('999999999999.999999');
   });
@@ -73,13 +67,7 @@ describe('conversion precision over HTTP', () => {
 
 /** Seeded, bounded: random requests never produce a 5xx, a non-JSON body, a stack trace or a missing request id. */
 describe('fuzzing the local server', () => {
-  let api: TestApi;
-  let key: string;
-  beforeAll(async () => {
-    api = await startTestApi();
-    key = (await api.newKey('business')).key;
-  });
-  afterAll(() => api.close());
+  const ctx = useTestApi();
 
   const segment = fc.oneof(
     fc.constantFrom('USD', 'eur', 'XYZ', 'CYP', '1999-01-04', '2023-02-30', '', '..', '%00', '%E0%A4%A', 'rates', 'v1'),
@@ -122,9 +110,9 @@ describe('fuzzing the local server', () => {
       fc.asyncProperty(path, query, headerValue, fc.boolean(), async (p, q, header, useValidKey) => {
         const qs = q.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
         const headers: Record<string, string> = {};
-        const apiKey = useValidKey ? key : header;
+        const apiKey = useValidKey ? ctx.key : header;
         if (apiKey !== undefined) headers['X-API-Key'] = apiKey;
-        const r = await api.request('GET', `/v1/${p}${qs ? `?${qs}` : ''}`, headers);
+        const r = await ctx.api.request('GET', `/v1/${p}${qs ? `?${qs}` : ''}`, headers);
         expect(r.status).toBeLessThan(500);
         expect(r.headers.get('x-request-id')).toBeTruthy();
         if (r.status === 304) return;
