@@ -31,6 +31,7 @@ export interface Admission {
     countsTowardMonth: boolean;
     requestId?: string;
   }): Promise<MeterState>;
+  peek(accountId: string, limits: PlanLimits): Promise<MeterState>;
 }
 
 /** What happened, for metrics and logs; never carries the key. */
@@ -130,7 +131,9 @@ export function createAuthorizer(deps: AuthorizerDeps) {
     };
     if (account.status !== 'active') {
       observe({ kind: 'account-inactive', accountId: account.accountId, plan: account.plan });
-      return allow(methodArn, { verdict: 'account-inactive', ...base });
+      // The key is valid, so the refusal carries the rate-limit headers too; it counts nothing, hence a read.
+      const meter = await deps.usage.peek(account.accountId, limits);
+      return allow(methodArn, { verdict: 'account-inactive', ...base, meter });
     }
     const route = matchRoute(event.resource ?? event.requestContext?.resourcePath ?? '');
     const meter = await deps.usage.admit({

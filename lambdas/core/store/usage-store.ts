@@ -213,6 +213,25 @@ export class UsageStore {
     }
   }
 
+  /**
+   * The counts as they stand, without counting anything: for responses that carry the rate-limit headers but are
+   * refused before admission (an inactive account). One read; the verdict is `admitted` because no limit refused it.
+   */
+  async peek(accountId: string, limits: PlanLimits): Promise<MeterState> {
+    const at = this.deps.clock().getTime();
+    const minute = minuteAttribute(minuteOfMonth(at));
+    const item = await this.read(usageKey(accountId, monthKey(at)), [minute, MONTH_COUNT]);
+    return {
+      verdict: 'admitted',
+      plan: limits.name,
+      minuteLimit: limits.perMinute,
+      monthLimit: effectiveLimit(limits),
+      minuteUsed: count(item, minute),
+      monthUsed: count(item, MONTH_COUNT),
+      at,
+    };
+  }
+
   /** Requests counted toward the month of `now` (the store's clock when omitted). */
   async getMonthUsed(accountId: string, now: Instant = this.deps.clock()): Promise<number> {
     return count(await this.read(usageKey(accountId, monthKey(now)), [MONTH_COUNT]), MONTH_COUNT);

@@ -59,6 +59,25 @@ describe('metering over HTTP', () => {
     api.clock.advance(-41_000);
   });
 
+  it('puts them on a 403 account-inactive, which counts nothing', async () => {
+    const { key, accountId } = await api.newKey('pro', {});
+    await api.get('rates/latest', key);
+    await api.service.accounts.setStatus(accountId, 'suspended');
+    api.clock.advance(60_001);
+    try {
+      const r = await api.get('rates/latest', key);
+      expect(r.status).toBe(403);
+      expect(r.headers.get('x-ratelimit-remaining-month')).toBe('32999');
+      expect(r.headers.get('x-ratelimit-limit-minute')).toBe('60');
+      expect(r.headers.get('retry-after')).toBeNull();
+      await api.service.accounts.setStatus(accountId, 'active');
+      api.clock.advance(60_001);
+      expect((await api.get('quota', key)).json().data).toMatchObject({ quota: { used: 1 } });
+    } finally {
+      api.clock.advance(-120_002);
+    }
+  });
+
   it('answers GET /v1/quota when the month is used up, counting it toward the minute only', async () => {
     const { key } = await api.newKey('free', { monthlyLimit: 2, perMinute: 100 });
     await api.get('rates/latest', key);

@@ -56,6 +56,16 @@ describe.each(backends())('UsageStore on $name', (backend) => {
     expect(await store.getMonthUsed(accountId)).toBe(60);
   });
 
+  it('peeks at the counts without counting anything', async () => {
+    const plan = limits({ perMinute: 10, monthlyLimit: 100, overflowAllowed: false });
+    expect(await store.peek(accountId, plan)).toMatchObject({ minuteUsed: 0, monthUsed: 0, monthLimit: 100 });
+    for (let i = 0; i < 3; i++) await store.admit({ accountId, limits: plan, countsTowardMonth: true });
+    const seen = await store.peek(accountId, plan);
+    expect(seen).toMatchObject({ verdict: 'admitted', minuteUsed: 3, monthUsed: 3, minuteLimit: 10 });
+    expect((await store.peek(accountId, plan)).monthUsed).toBe(3);
+    expect(await store.getMonthUsed(accountId)).toBe(3);
+  });
+
   it('admits exactly the per-minute limit out of 200 concurrent requests and counts only those', async () => {
     const plan = limits({ perMinute: 50 });
     const states = await admitMany(store, 200, { limits: plan, countsTowardMonth: true });

@@ -65,6 +65,19 @@ class FakeAdmission implements Admission {
     };
     return state;
   }
+  readonly peeks: string[] = [];
+  async peek(accountId: string, limits: PlanLimits): Promise<MeterState> {
+    this.peeks.push(accountId);
+    return {
+      verdict: 'admitted',
+      plan: limits.name,
+      minuteLimit: limits.perMinute,
+      minuteUsed: 3,
+      monthLimit: limits.monthlyLimit,
+      monthUsed: 7,
+      at: this.now(),
+    };
+  }
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -278,7 +291,7 @@ describe('authorizer: key validity', () => {
 });
 
 describe('authorizer: account status', () => {
-  it('allows a suspended account with verdict account-inactive and does not meter it', async () => {
+  it('allows a suspended account with verdict account-inactive, reading but not counting its usage', async () => {
     const t = setup();
     const key = t.addKey('acc-9', 'business', { status: 'suspended' });
     const result = await t.authorizer.authorize(event({ key }));
@@ -290,8 +303,10 @@ describe('authorizer: account status', () => {
       accountId: 'acc-9',
       plan: 'business',
       limits: { monthlyLimit, overflowAllowed, overflowPercent, perMinute },
+      meter: expect.objectContaining({ verdict: 'admitted', minuteUsed: 3, monthUsed: 7 }),
     });
     expect(t.usage.calls).toHaveLength(0);
+    expect(t.usage.peeks).toEqual(['acc-9']);
     expect(t.outcomes).toEqual([{ kind: 'account-inactive', accountId: 'acc-9', plan: 'business' }]);
   });
 });
