@@ -3,7 +3,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES } from '../lambdas/core/http/gateway-responses';
+import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ROUTES, type RouteDefinition, type RouteId } from '../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import { FUNCTION_DIRS, type FunctionDir } from './bundling';
@@ -97,7 +97,7 @@ export class Api extends Construct {
       this.restApi.addGatewayResponse(row.type, {
         type: apigw.ResponseType.of(row.type),
         ...(row.status === undefined ? {} : { statusCode: String(row.status) }),
-        responseHeaders: { ...GATEWAY_RESPONSE_HEADERS },
+        responseHeaders: gatewayResponseHeaders(row),
         templates: { 'application/json': row.template },
       });
     }

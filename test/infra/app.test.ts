@@ -12,7 +12,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { type BuildOptions, buildSync } from 'esbuild';
 import { PLAN_IDS, PLANS } from '../../lambdas/core/domain/plans';
-import { GATEWAY_RESPONSE_HEADERS, GATEWAY_RESPONSES } from '../../lambdas/core/http/gateway-responses';
+import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/tables';
 import { ROUTES_WITHOUT_TABLES } from '../../lib/api';
@@ -218,7 +218,7 @@ describe('routes and gateway responses (parity with the tables the local gateway
     'renders %s with the status, template and headers of the table',
     (type, row) => {
       const headers = Object.fromEntries(
-        Object.entries(GATEWAY_RESPONSE_HEADERS).map(([name, value]) => [`gatewayresponse.header.${name}`, value]),
+        Object.entries(gatewayResponseHeaders(row)).map(([name, value]) => [`gatewayresponse.header.${name}`, value]),
       );
       s.service.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: type,

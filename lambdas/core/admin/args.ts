@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { isPlanId, type LimitOverrides, PLAN_IDS, type PlanId } from '../domain/plans';
+import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, type PlanId } from '../domain/plans';
 import type { CreateAccountInput } from '../store/accounts-store';
 
 /** Bad command-line input: the CLI prints the message as one line and exits with status 2. */
@@ -193,6 +193,7 @@ export function parsePositiveInteger(raw: string, option: string): number {
   if (!/^\d+$/.test(raw) || value < 1 || !Number.isSafeInteger(value)) {
     throw new UsageError(`--${option} must be a positive integer, not '${raw}'`);
   }
+  if (value > MAX_LIMIT) throw new UsageError(`--${option} must be at most ${MAX_LIMIT}, not '${raw}'`);
   return value;
 }
 

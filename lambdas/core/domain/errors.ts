@@ -99,8 +99,8 @@ export class InvalidParameterError extends ApiError {
 }
 
 export class PlanUpgradeRequiredError extends ApiError {
-  constructor(message: string) {
-    super('plan-upgrade-required', message);
+  constructor(message: string, param?: ErrorParam) {
+    super('plan-upgrade-required', message, param);
   }
 }
 

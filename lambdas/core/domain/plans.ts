@@ -50,6 +50,12 @@ export function isPlanId(value: string): value is PlanId {
   return Object.hasOwn(PLANS, value);
 }
 
+/**
+ * The largest limit an override may set: base plus 100 % overflow stays an exact integer (< 2^53), and every
+ * count fits the 16 digits the authorizer context carries.
+ */
+export const MAX_LIMIT = 1_000_000_000_000_000;
+
 /** Per-account overrides of the plan defaults, as stored on the account record. */
 export interface LimitOverrides {
   monthlyLimit?: number;

@@ -232,7 +232,10 @@ export const METER_CONTEXT_KEYS = {
 // API Gateway stringifies context values; numbers are accepted too, so a host that passes them through still works.
 const CountSchema = z.union([
   z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
-  z.pipe(z.string().check(z.regex(/^\d{1,15}$/)), z.transform(Number)),
+  z.pipe(
+    z.pipe(z.string().check(z.regex(/^\d{1,16}$/)), z.transform(Number)),
+    z.int().check(z.maximum(Number.MAX_SAFE_INTEGER)),
+  ),
 ]);
 
 const MeterContextSchema = z.object({

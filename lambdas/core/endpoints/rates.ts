@@ -39,15 +39,19 @@ async function storeRead<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The latest snapshot restricted to currencies that are served today (withdrawn codes only live in history). */
-async function currentRates(deps: EndpointDeps): Promise<Record<string, number>> {
+/**
+ * The latest snapshot, read once per request, and its rates restricted to the currencies served today
+ * (withdrawn codes only live in history).
+ */
+async function current(deps: EndpointDeps): Promise<{ snapshot: RateSnapshot; rates: Record<string, number> }> {
   const snapshot = await storeRead(() => deps.reader.getLatest());
   if (!snapshot) throw new ServiceUnavailableError('No rate data has been ingested yet; please retry later.');
-  return deps.reader.memoLatest('active', () => {
+  const rates = deps.reader.memo(snapshot, 'active', () => {
     const active: Record<string, number> = {};
     for (const [code, rate] of Object.entries(snapshot.rates)) if (isActiveCode(code)) active[code] = rate;
     return active;
   });
+  return { snapshot, rates };
 }
 
 function requireServed(rates: Record<string, number>, code: string, param: 'from' | 'to' | 'base'): void {
@@ -57,11 +61,10 @@ function requireServed(rates: Record<string, number>, code: string, param: 'from
 export function latestEndpoint(deps: EndpointDeps): Endpoint {
   return async (event) => {
     const { base } = parseOrThrow(LatestQuerySchema, singleQuery(event, ['base']));
-    const rates = await currentRates(deps);
+    const { snapshot, rates } = await current(deps);
     requireServed(rates, base, 'base');
-    const snapshot = (await deps.reader.getLatest()) as RateSnapshot;
     // The whole body is rendered once per base and snapshot; a warm function then only copies a string.
-    const body = deps.reader.memoLatest(`latest:${base}`, () =>
+    const body = deps.reader.memo(snapshot, `latest:${base}`, () =>
       stringifyJson({ success: true, data: { base, updated_at: snapshot.publishedAt, rates: rateTable(rates, base) } }),
     );
     return successResponse(undefined, { body });
@@ -74,7 +77,7 @@ export function pairEndpoint(deps: EndpointDeps): Endpoint {
       path: { from, to },
       query: { amount },
     } = parseOrThrow(PairInputSchema, { path: pathParams(event), query: singleQuery(event, ['amount']) });
-    const rates = await currentRates(deps);
+    const { rates } = await current(deps);
     requireServed(rates, from, 'from');
     requireServed(rates, to, 'to');
     const rate = crossRate(rates, from, to) as number;
@@ -99,6 +102,10 @@ export function historyEndpoint(deps: EndpointDeps): Endpoint {
   return async (event: APIGatewayProxyEvent) => {
     today = formatDay(deps.clock());
     const { from, to, date } = parseOrThrow(schema, pathParams(event));
+    // Active codes are supported where the sources deliver them today; withdrawn ones on their historical days.
+    const { rates } = await current(deps);
+    if (isActiveCode(from)) requireServed(rates, from, 'from');
+    if (isActiveCode(to)) requireServed(rates, to, 'to');
     const plan = accessOf(event).plan;
     const months = plan ? PLANS[plan].historyMonths : 0;
     if (months === 0) {
@@ -109,6 +116,7 @@ export function historyEndpoint(deps: EndpointDeps): Endpoint {
       if (date < earliest) {
         throw new PlanUpgradeRequiredError(
           `Your plan includes history back to ${earliest}; upgrade to Business for the full history since 1999.`,
+          'date',
         );
       }
     }
@@ -122,8 +130,8 @@ export function historyEndpoint(deps: EndpointDeps): Endpoint {
 export function currenciesEndpoint(deps: EndpointDeps): Endpoint {
   return async (event) => {
     const { locale } = parseOrThrow(LocaleQuerySchema, singleQuery(event, ['locale']));
-    const rates = await currentRates(deps);
-    const body = deps.reader.memoLatest(`currencies:${locale}`, () => {
+    const { snapshot, rates } = await current(deps);
+    const body = deps.reader.memo(snapshot, `currencies:${locale}`, () => {
       const currencies: Record<string, string> = {};
       for (const code of Object.keys(rates).sort()) {
         const info = currencyInfo(code);
@@ -146,7 +154,7 @@ export function enrichedEndpoint(deps: EndpointDeps): Endpoint {
       path: { from, to },
       query: { locale },
     } = parseOrThrow(EnrichedInputSchema, { path: pathParams(event), query: singleQuery(event, ['locale']) });
-    const rates = await currentRates(deps);
+    const { rates } = await current(deps);
     requireServed(rates, from, 'from');
     requireServed(rates, to, 'to');
     return successResponse({

@@ -54,7 +54,7 @@ export function accessContext(access: Access): Record<string, string> {
 }
 
 const count = (value: string | undefined): number | undefined =>
-  value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+  value !== undefined && /^\d{1,16}$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
 
 function readLimits(context: Record<string, string>): AccessLimits | undefined {
   const monthlyLimit = count(context[KEYS.monthlyLimit]);

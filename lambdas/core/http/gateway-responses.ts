@@ -31,6 +31,8 @@ export interface GatewayResponseDefinition {
   status?: number;
   /** application/json body template. */
   template: string;
+  /** Headers of this response on top of GATEWAY_RESPONSE_HEADERS, as API Gateway mapping expressions. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Context keys the authorizer sets on a Deny for the ACCESS_DENIED template. */
@@ -57,14 +59,13 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
     type: 'THROTTLED',
     status: 429,
     template: envelope('rate-limit-exceeded', 'Too many requests reach the service right now; retry shortly.'),
+    // Stage throttling is a token bucket refilled every second: one second is when a retry can succeed.
+    headers: { 'Retry-After': "'1'" },
   },
   { type: 'QUOTA_EXCEEDED', status: 429, template: envelope('quota-exceeded') },
-  { type: 'AUTHORIZER_FAILURE', status: 500, template: envelope('internal-error') },
-  {
-    type: 'AUTHORIZER_CONFIGURATION_ERROR',
-    status: 503,
-    template: envelope('service-unavailable'),
-  },
+  // The authorizer fails when its store cannot be reached: a dependency down, so clients should retry.
+  { type: 'AUTHORIZER_FAILURE', status: 503, template: envelope('service-unavailable') },
+  { type: 'AUTHORIZER_CONFIGURATION_ERROR', status: 500, template: envelope('internal-error') },
   { type: 'BAD_REQUEST_PARAMETERS', status: 400, template: envelope('invalid-parameter') },
   { type: 'BAD_REQUEST_BODY', status: 400, template: envelope('invalid-parameter', 'Requests take no body.') },
   { type: 'REQUEST_TOO_LARGE', status: 400, template: envelope('invalid-parameter', 'The request is too large.') },
@@ -90,6 +91,11 @@ export const GATEWAY_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': `'${ERROR_CACHE_CONTROL}'`,
   'X-Request-Id': 'context.requestId',
 };
+
+/** Every header of one gateway response: the common ones and its own. */
+export function gatewayResponseHeaders(definition: GatewayResponseDefinition): Record<string, string> {
+  return { ...GATEWAY_RESPONSE_HEADERS, ...definition.headers };
+}
 
 export function gatewayResponse(type: GatewayResponseType): GatewayResponseDefinition {
   const found = GATEWAY_RESPONSES.find((r) => r.type === type);

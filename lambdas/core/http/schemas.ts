@@ -44,7 +44,8 @@ export const currencyCodeSchema = (param: ErrorParam, options: { allowWithdrawn?
     // ASCII letters only: toUpperCase alone would turn a Turkish dotless ı into I and accept 'ınr' as INR.
     const ascii = /^[A-Za-z]{3}$/.test(raw);
     const known = ascii && (options.allowWithdrawn ? isCatalogCode(code) : isActiveCode(code));
-    return known ? code : fail(ctx, raw, new UnsupportedCurrencyError(code, param));
+    // Non-ASCII input is echoed as sent: upper-casing could turn it into a code that is supported.
+    return known ? code : fail(ctx, raw, new UnsupportedCurrencyError(ascii ? code : raw, param));
   });
 
 export const LocaleSchema = parameter(

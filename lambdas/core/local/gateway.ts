@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -10,9 +11,9 @@ import type {
 import {
   DENY_CONTEXT_CODE,
   DENY_CONTEXT_MESSAGE,
-  GATEWAY_RESPONSE_HEADERS,
   type GatewayResponseType,
   gatewayResponse,
+  gatewayResponseHeaders,
   renderGatewayTemplate,
 } from '../http/gateway-responses';
 import { API_BASE_PATH, matchRoute, type RouteId } from '../http/routes';
@@ -101,37 +102,30 @@ function stringifyContext(context: APIGatewayAuthorizerResult['context']): Recor
   return out;
 }
 
+/** Client-chosen names (`__proto__`, `constructor`) must stay plain keys: collected in a Map, then copied. */
 function parseQuery(search: URLSearchParams): {
   single: Record<string, string> | null;
   multi: Record<string, string[]> | null;
 } {
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of search) {
-    const values = multi[name] ?? [];
-    values.push(value);
-    multi[name] = values;
-  }
-  const names = Object.keys(multi);
-  if (names.length === 0) return { single: null, multi: null };
-  const single: Record<string, string> = {};
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of search) multi.set(name, [...(multi.get(name) ?? []), value]);
+  if (multi.size === 0) return { single: null, multi: null };
   // API Gateway's single-value map keeps the last value of a repeated parameter.
-  for (const name of names) single[name] = (multi[name] as string[]).at(-1) as string;
-  return { single, multi };
+  const single = Object.fromEntries([...multi].map(([name, values]) => [name, values.at(-1) as string]));
+  return { single, multi: Object.fromEntries(multi) };
 }
 
 function flattenHeaders(headers: GatewayRequest['headers']): {
   single: Record<string, string>;
   multi: Record<string, string[]>;
 } {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const values = Array.isArray(value) ? value : [value];
-    multi[name] = values;
-    single[name] = values.at(-1) ?? '';
-  }
-  return { single, multi };
+  const entries = Object.entries(headers).flatMap(([name, value]) =>
+    value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]] as const],
+  );
+  return {
+    single: Object.fromEntries(entries.map(([name, values]) => [name, values.at(-1) ?? ''])),
+    multi: Object.fromEntries(entries),
+  };
 }
 
 function headerValue(headers: Record<string, string>, name: string): string | undefined {
@@ -162,7 +156,7 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     const context: Record<string, string> = { requestId };
     for (const [key, value] of Object.entries(authorizer)) context[`authorizer.${key}`] = value;
     const headers: Record<string, string> = {};
-    for (const [name, expression] of Object.entries(GATEWAY_RESPONSE_HEADERS)) {
+    for (const [name, expression] of Object.entries(gatewayResponseHeaders(definition))) {
       headers[name] = expression.startsWith("'")
         ? expression.slice(1, -1)
         : (context[expression.replace(/^context\./, '')] ?? '');
@@ -277,5 +271,28 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     req.resume();
   }
 
-  return { handle, listener, renderGateway };
+  /**
+   * A request Node's HTTP parser refused (oversized headers, a malformed line) never reaches the listener; it is
+   * still answered in the envelope with a request id, as API Gateway answers what it refuses.
+   */
+  function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const type = error.code === 'HPE_HEADER_OVERFLOW' ? 'REQUEST_TOO_LARGE' : 'BAD_REQUEST_PARAMETERS';
+    const reply = renderGateway(type, newRequestId());
+    const headers = {
+      ...reply.headers,
+      'Content-Length': String(Buffer.byteLength(reply.body)),
+      Connection: 'close',
+    };
+    const head = [
+      `HTTP/1.1 ${reply.statusCode} ${STATUS_CODES[reply.statusCode] ?? ''}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${reply.body}`);
+  }
+
+  return { handle, listener, clientError, renderGateway };
 }

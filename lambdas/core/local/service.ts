@@ -133,6 +133,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     server = createServer((req, res) => {
       void gateway.listener(req, res);
     });
+    server.on('clientError', gateway.clientError);
     server.keepAliveTimeout = 5_000;
     const port = await listen(server, options.port ?? 3000, host);
     const running = server;

@@ -19,11 +19,12 @@ export interface RateReaderOptions {
 
 /**
  * Serves snapshots to warm endpoint functions without a database read: LATEST for at most 60 s, past days in a
- * small LRU. Concurrent misses share one read. Values derived from a LATEST snapshot (per-base tables and their
- * serialized bodies) live in `memo`, which is dropped together with the snapshot it was derived from.
+ * small LRU. Concurrent misses share one read. Values derived from a snapshot (per-base tables and their
+ * serialized bodies) are memoized per snapshot object and go with it.
  */
 export class RateReader {
-  private latest?: { snapshot: RateSnapshot | undefined; expires: number; memo: Map<string, unknown> };
+  private latest?: { snapshot: RateSnapshot | undefined; expires: number };
+  private readonly memos = new WeakMap<RateSnapshot, Map<string, unknown>>();
   private latestPending?: Promise<RateSnapshot | undefined>;
   private readonly days = new Map<string, { snapshot: RateSnapshot | undefined; expires: number }>();
   private readonly dayPending = new Map<string, Promise<RateSnapshot | undefined>>();
@@ -47,24 +48,25 @@ export class RateReader {
     this.latestPending ??= this.source.getLatest().finally(() => {
       this.latestPending = undefined;
     });
-    const snapshot = await this.latestPending;
-    if (
-      !this.latest ||
-      this.latest.snapshot?.publishedAt !== snapshot?.publishedAt ||
-      this.latest.snapshot?.date !== snapshot?.date
-    ) {
-      this.latest = { snapshot, expires: now + this.latestTtlMs, memo: new Map() };
-    } else {
-      this.latest.expires = now + this.latestTtlMs;
-      this.latest.snapshot = snapshot;
-    }
+    const read = await this.latestPending;
+    // An unchanged LATEST keeps its object, and with it the values memoized for it.
+    const current = this.latest?.snapshot;
+    const same = current && read && current.date === read.date && current.publishedAt === read.publishedAt;
+    const snapshot = same ? current : read;
+    this.latest = { snapshot, expires: now + this.latestTtlMs };
     return snapshot;
   }
 
-  /** Memoizes a value derived from the current LATEST (e.g. the rendered table for one base). */
-  memoLatest<T>(key: string, compute: () => T): T {
-    const memo = this.latest?.memo;
-    if (!memo) return compute();
+  /**
+   * Memoizes a value derived from one snapshot (e.g. the rendered table for one base). Keyed by the snapshot
+   * object itself, so a value computed from an older LATEST can never be served for a newer one.
+   */
+  memo<T>(snapshot: RateSnapshot, key: string, compute: () => T): T {
+    let memo = this.memos.get(snapshot);
+    if (!memo) {
+      memo = new Map();
+      this.memos.set(snapshot, memo);
+    }
     if (memo.has(key)) return memo.get(key) as T;
     const value = compute();
     if (memo.size >= 512) memo.clear();

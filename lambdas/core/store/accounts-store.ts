@@ -10,7 +10,7 @@ import {
 import * as z from 'zod/mini';
 import { generateApiKey, hashApiKey, type RandomBytes, randomBase62 } from '../domain/api-key';
 import { formatTimestamp } from '../domain/dates';
-import { isPlanId, type LimitOverrides, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
+import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
 import { accountKey, apiKeyKey } from './tables';
 
 export type AccountStatus = 'active' | 'suspended';
@@ -144,8 +144,8 @@ const PlanIdSchema = z.custom<PlanId>((value) => typeof value === 'string' && is
 });
 
 export const LimitOverridesSchema = z.strictObject({
-  monthlyLimit: z.optional(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
-  perMinute: z.optional(z.int().check(z.positive(), z.maximum(Number.MAX_SAFE_INTEGER))),
+  monthlyLimit: z.optional(z.int().check(z.positive(), z.maximum(MAX_LIMIT))),
+  perMinute: z.optional(z.int().check(z.positive(), z.maximum(MAX_LIMIT))),
   overflowPercent: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
   overflowAllowed: z.optional(z.boolean()),
 });

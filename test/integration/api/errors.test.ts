@@ -74,6 +74,24 @@ describe('contract error table over HTTP', () => {
     await expectError(api.get('rates/latest?base=USD&base=GBP', business), 400, 'invalid-parameter', 'base');
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    'ignores a query parameter named %s, given once or twice',
+    async (name) => {
+      const once = await api.get(`rates/latest?${name}=1`, business);
+      expect(once.status).toBe(200);
+      const twice = await api.get(`rates/latest?${name}=1&${name}=2`);
+      expect(twice.json().error?.code).toBe('missing-api-key');
+    },
+  );
+
+  it('answers a request Node refuses to parse in the envelope, with a request id', async () => {
+    const huge = await api.get(`rates/latest?x=${'a'.repeat(20_000)}`, business);
+    expect(huge.status).toBe(400);
+    expect(huge.json().error?.code).toBe('invalid-parameter');
+    expect(huge.headers.get('x-request-id')).toBeTruthy();
+    expect(huge.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('ignores unknown parameters, even repeated ones', async () => {
     const r = await api.get('rates/latest?base=USD&utm=a&utm=b&Base=GBP', business);
     expect(r.status).toBe(200);
@@ -151,6 +169,16 @@ describe('contract error table over HTTP', () => {
     expect(body.error?.message).toMatch(/^Currency '[A-Z]{3}' is not supported\.$/);
   });
 
+  it('returns 422 for an active ISO code no source delivers, on history too and before the plan check', async () => {
+    await expectError(api.get('rates/history/UYW/EUR/2026-04-13', business), 422, 'unsupported-currency', 'from');
+    await expectError(api.get('rates/history/EUR/XUA/2026-04-13', free), 422, 'unsupported-currency', 'to');
+  });
+
+  it('echoes non-ASCII input as sent rather than as a code it could be mistaken for', async () => {
+    const body = await expectError(api.get('rates/pair/%C4%B1nr/USD', business), 422, 'unsupported-currency', 'from');
+    expect(body.error?.message).toBe("Currency '?nr' is not supported.");
+  });
+
   it('accepts lower-case codes and upper-cases them first', async () => {
     const r = await api.get('rates/pair/usd/gbp', business);
     expect(r.status).toBe(200);
@@ -187,6 +215,7 @@ describe('contract error table over HTTP', () => {
       const { key } = await empty.newKey('pro');
       await expectError(empty.get('rates/latest', key), 503, 'service-unavailable');
       await expectError(empty.get('currencies', key), 503, 'service-unavailable');
+      await expectError(empty.get('rates/history/USD/EUR/2026-04-13', key), 503, 'service-unavailable');
     } finally {
       await empty.close();
     }
@@ -209,6 +238,20 @@ describe('unexpected failures', () => {
       error: { code: 'internal-error', message: 'An unexpected error occurred.' },
     });
     expect(response.headers).toMatchObject({ 'X-Request-Id': 'req-1', 'Cache-Control': 'no-store' });
+  });
+
+  it('returns 503 service-unavailable when the accounts store cannot be read by the authorizer', async () => {
+    const api = await startTestApi({ loadRates: false });
+    try {
+      const { key } = await api.newKey('pro');
+      await api.service.client.send(new DeleteTableCommand({ TableName: api.service.accounts.tableName }));
+      const r = await api.get('rates/latest', key);
+      expect(r.status).toBe(503);
+      expect(r.json().error?.code).toBe('service-unavailable');
+      expect(r.headers.get('x-request-id')).toBeTruthy();
+    } finally {
+      await api.close();
+    }
   });
 
   it('returns 503 service-unavailable when the rate store cannot be read', async () => {

@@ -122,59 +122,60 @@ describe('RateReader.getLatest', () => {
   });
 });
 
-describe('RateReader.memoLatest', () => {
-  it('computes a derived value once per LATEST', async () => {
+describe('RateReader.memo', () => {
+  it('computes a derived value once per snapshot and key', async () => {
     const { reader } = setup();
-    await reader.getLatest();
+    const latest = (await reader.getLatest()) as RateSnapshot;
     const compute = jest.fn(() => ({ table: 'USD' }));
-    const first = reader.memoLatest('USD', compute);
-    expect(reader.memoLatest('USD', compute)).toBe(first);
+    const first = reader.memo(latest, 'USD', compute);
+    expect(reader.memo(latest, 'USD', compute)).toBe(first);
     expect(compute).toHaveBeenCalledTimes(1);
-    reader.memoLatest('GBP', compute);
+    reader.memo(latest, 'GBP', compute);
     expect(compute).toHaveBeenCalledTimes(2);
   });
 
-  it('keeps derived values when a re-read finds the same LATEST', async () => {
+  it('keeps the snapshot object, and so its derived values, when a re-read finds the same LATEST', async () => {
     const { reader, advance } = setup();
-    await reader.getLatest();
+    const first = (await reader.getLatest()) as RateSnapshot;
     const compute = jest.fn(() => 'body');
-    reader.memoLatest('USD', compute);
+    reader.memo(first, 'USD', compute);
     advance(60_000);
-    await reader.getLatest();
-    reader.memoLatest('USD', compute);
+    const again = (await reader.getLatest()) as RateSnapshot;
+    expect(again).toBe(first);
+    reader.memo(again, 'USD', compute);
     expect(compute).toHaveBeenCalledTimes(1);
   });
 
-  it('drops derived values when LATEST changes', async () => {
+  it('derives afresh when LATEST changes', async () => {
     const { source, reader, advance } = setup();
-    await reader.getLatest();
+    const first = (await reader.getLatest()) as RateSnapshot;
     const compute = jest.fn(() => 'body');
-    reader.memoLatest('USD', compute);
+    reader.memo(first, 'USD', compute);
     source.latest = snapshot('2026-09-19');
     advance(60_000);
-    await reader.getLatest();
-    reader.memoLatest('USD', compute);
+    reader.memo((await reader.getLatest()) as RateSnapshot, 'USD', compute);
     expect(compute).toHaveBeenCalledTimes(2);
   });
 
-  it('drops derived values when the same day is published again with new data', async () => {
+  it('derives afresh when the same day is published again with new data', async () => {
     const { source, reader, advance } = setup();
-    await reader.getLatest();
+    const first = (await reader.getLatest()) as RateSnapshot;
     const compute = jest.fn(() => 'body');
-    reader.memoLatest('USD', compute);
+    reader.memo(first, 'USD', compute);
     source.latest = snapshot('2026-09-18', '2026-09-19T00:00:00Z', 1.2);
     advance(60_000);
-    await reader.getLatest();
-    reader.memoLatest('USD', compute);
+    reader.memo((await reader.getLatest()) as RateSnapshot, 'USD', compute);
     expect(compute).toHaveBeenCalledTimes(2);
   });
 
-  it('computes every time before LATEST was read', () => {
-    const { reader } = setup();
-    const compute = jest.fn(() => 1);
-    reader.memoLatest('USD', compute);
-    reader.memoLatest('USD', compute);
-    expect(compute).toHaveBeenCalledTimes(2);
+  it('never serves a value derived from an older snapshot for a newer one', async () => {
+    const { source, reader, advance } = setup();
+    const older = (await reader.getLatest()) as RateSnapshot;
+    source.latest = snapshot('2026-09-19');
+    advance(60_000);
+    const newer = (await reader.getLatest()) as RateSnapshot;
+    reader.memo(older, 'USD', () => `from ${older.date}`);
+    expect(reader.memo(newer, 'USD', () => `from ${newer.date}`)).toBe('from 2026-09-19');
   });
 });
 
