@@ -1,4 +1,4 @@
-import { CURRENCY_TABLE } from './currency-table';
+import { CURRENCY_NAMES, CURRENCY_STATUS } from './currency-table';
 
 export type Locale = 'en' | 'de';
 export const LOCALES: readonly Locale[] = ['en', 'de'];
@@ -11,28 +11,25 @@ export interface CurrencyInfo {
   withdrawn: boolean;
 }
 
-const catalog = new Map<string, CurrencyInfo>(
-  Object.entries(CURRENCY_TABLE).map(([code, [en, de, symbol, withdrawn]]) => [
-    code,
-    { code, name: { en, de }, symbol, withdrawn },
-  ]),
-);
-
 /** Every code the service knows: active ISO 4217 currencies plus withdrawn ones with ECB history. */
-export function currencyInfo(code: string): CurrencyInfo | undefined {
-  return catalog.get(code);
-}
-
 export function isCatalogCode(code: string): boolean {
-  return catalog.has(code);
+  return Object.hasOwn(CURRENCY_STATUS, code);
 }
 
 export function isActiveCode(code: string): boolean {
-  return catalog.get(code)?.withdrawn === false;
+  return isCatalogCode(code) && CURRENCY_STATUS[code] === false;
 }
 
 export function catalogCodes(): string[] {
-  return [...catalog.keys()];
+  return Object.keys(CURRENCY_STATUS);
+}
+
+/** Names and symbol of a catalog code; only the functions that display them bundle the names table. */
+export function currencyInfo(code: string): CurrencyInfo | undefined {
+  const names = Object.hasOwn(CURRENCY_NAMES, code) ? CURRENCY_NAMES[code] : undefined;
+  if (!names) return undefined;
+  const [en, de, symbol] = names;
+  return { code, name: { en, de }, symbol, withdrawn: CURRENCY_STATUS[code] === true };
 }
 
 /** Upstream code spellings vary (currency-api is lower case); the catalog is upper case. */

@@ -6,7 +6,7 @@ import {
   LOCALES,
   normalizeCode,
 } from '../../../lambdas/core/domain/currencies';
-import { CURRENCY_TABLE } from '../../../lambdas/core/domain/currency-table';
+import { CURRENCY_NAMES, CURRENCY_STATUS } from '../../../lambdas/core/domain/currency-table';
 
 const activeCodes = () => catalogCodes().filter(isActiveCode);
 
@@ -109,9 +109,21 @@ describe('currency names and symbols', () => {
   });
 
   it('serves exactly the rows of the generated table', () => {
-    expect(catalogCodes().sort()).toEqual(Object.keys(CURRENCY_TABLE).sort());
-    for (const [code, [en, de, symbol, withdrawn]] of Object.entries(CURRENCY_TABLE)) {
-      expect(currencyInfo(code)).toEqual({ code, name: { en, de }, symbol, withdrawn });
+    expect(catalogCodes().sort()).toEqual(Object.keys(CURRENCY_STATUS).sort());
+    expect(Object.keys(CURRENCY_NAMES).sort()).toEqual(Object.keys(CURRENCY_STATUS).sort());
+    for (const [code, [en, de, symbol]] of Object.entries(CURRENCY_NAMES)) {
+      expect(currencyInfo(code)).toEqual({ code, name: { en, de }, symbol, withdrawn: CURRENCY_STATUS[code] });
+    }
+  });
+
+  it('knows no code that is only a property of every object', () => {
+    for (const code of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect([code, isCatalogCode(code), isActiveCode(code), currencyInfo(code)]).toEqual([
+        code,
+        false,
+        false,
+        undefined,
+      ]);
     }
   });
 });
