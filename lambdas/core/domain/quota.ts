@@ -230,23 +230,25 @@ export const METER_CONTEXT_KEYS = {
 } as const satisfies Record<keyof MeterState, string>;
 
 // API Gateway stringifies context values; numbers are accepted too, so a host that passes them through still works.
-const CountSchema = z.union([
-  z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
-  z.pipe(
-    z.pipe(z.string().check(z.regex(/^\d{1,16}$/)), z.transform(Number)),
-    z.int().check(z.maximum(Number.MAX_SAFE_INTEGER)),
-  ),
-]);
-
-const MeterContextSchema = z.object({
-  [METER_CONTEXT_KEYS.verdict]: z.enum(METER_VERDICTS),
-  [METER_CONTEXT_KEYS.plan]: z.string().check(z.minLength(1), z.maxLength(64)),
-  [METER_CONTEXT_KEYS.minuteLimit]: CountSchema,
-  [METER_CONTEXT_KEYS.minuteUsed]: CountSchema,
-  [METER_CONTEXT_KEYS.monthLimit]: CountSchema,
-  [METER_CONTEXT_KEYS.monthUsed]: CountSchema,
-  [METER_CONTEXT_KEYS.at]: CountSchema,
-});
+// Built by a pure-annotated call: functions that only write the context (the authorizer) do not bundle it.
+const MeterContextSchema = /* @__PURE__ */ (() => {
+  const CountSchema = z.union([
+    z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)),
+    z.pipe(
+      z.pipe(z.string().check(z.regex(/^\d{1,16}$/)), z.transform(Number)),
+      z.int().check(z.maximum(Number.MAX_SAFE_INTEGER)),
+    ),
+  ]);
+  return z.object({
+    [METER_CONTEXT_KEYS.verdict]: z.enum(METER_VERDICTS),
+    [METER_CONTEXT_KEYS.plan]: z.string().check(z.minLength(1), z.maxLength(64)),
+    [METER_CONTEXT_KEYS.minuteLimit]: CountSchema,
+    [METER_CONTEXT_KEYS.minuteUsed]: CountSchema,
+    [METER_CONTEXT_KEYS.monthLimit]: CountSchema,
+    [METER_CONTEXT_KEYS.monthUsed]: CountSchema,
+    [METER_CONTEXT_KEYS.at]: CountSchema,
+  });
+})();
 
 /** The state as authorizer context: string values only, as API Gateway passes them on. */
 export function toAuthorizerContext(state: MeterState): Record<string, string> {

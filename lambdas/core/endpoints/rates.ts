@@ -26,8 +26,8 @@ import { logger } from '../observability';
 import type { EndpointDeps } from './deps';
 
 /** Path and query parsed together, so a malformed value (400) outranks an unsupported one (422) wherever it is. */
-const PairInputSchema = z.object({ path: PairPathSchema, query: PairQuerySchema });
-const EnrichedInputSchema = z.object({ path: PairPathSchema, query: LocaleQuerySchema });
+const PairInputSchema = /* @__PURE__ */ (() => z.object({ path: PairPathSchema, query: PairQuerySchema }))();
+const EnrichedInputSchema = /* @__PURE__ */ (() => z.object({ path: PairPathSchema, query: LocaleQuerySchema }))();
 
 /** A store that cannot be read is a dependency being down: 503, so clients retry, rather than a 500. */
 async function storeRead<T>(read: () => Promise<T>): Promise<T> {

@@ -139,62 +139,84 @@ export class InvalidAccountInputError extends AccountsError {
   }
 }
 
-const PlanIdSchema = z.custom<PlanId>((value) => typeof value === 'string' && isPlanId(value), {
-  error: `plan must be one of ${PLAN_IDS.join(', ')}`,
+/** Builds a value on first use: the authorizer reads items and never needs the schemas of account creation. */
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= build();
+    return value;
+  };
+}
+
+const planIdSchema = () =>
+  z.custom<PlanId>((value) => typeof value === 'string' && isPlanId(value), {
+    error: `plan must be one of ${PLAN_IDS.join(', ')}`,
+  });
+
+/** Admin input: what creating an account and naming a key accept. */
+const inputSchemas = once(() => {
+  const LimitOverridesSchema = z.strictObject({
+    monthlyLimit: z.optional(z.int().check(z.positive(), z.maximum(MAX_LIMIT))),
+    perMinute: z.optional(z.int().check(z.positive(), z.maximum(MAX_LIMIT))),
+    overflowPercent: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
+    overflowAllowed: z.optional(z.boolean()),
+  });
+  const AccountIdSchema = z
+    .string()
+    .check(
+      z.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'account ids are 1 to 64 characters of letters, digits, _ and -' }),
+    );
+  const KeyNameSchema = z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'a key name must not be empty' }),
+      z.maxLength(64, { error: 'a key name has at most 64 characters' }),
+      z.regex(/^[\x20-\x7e]+$/, { error: 'a key name consists of printable ASCII characters' }),
+    );
+  const CreateAccountInputSchema = z.object({
+    plan: planIdSchema(),
+    email: z.optional(z.email({ error: 'the email address is not valid' }).check(z.maxLength(254))),
+    overrides: z.optional(LimitOverridesSchema),
+    verified: z.boolean(),
+    accountId: z.optional(AccountIdSchema),
+  });
+  return { CreateAccountInputSchema, KeyNameSchema };
 });
 
-export const LimitOverridesSchema = z.strictObject({
-  monthlyLimit: z.optional(z.int().check(z.positive(), z.maximum(MAX_LIMIT))),
-  perMinute: z.optional(z.int().check(z.positive(), z.maximum(MAX_LIMIT))),
-  overflowPercent: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
-  overflowAllowed: z.optional(z.boolean()),
-});
+interface StoredOverrides {
+  monthly_limit?: number;
+  per_minute?: number;
+  overflow_percent?: number;
+  overflow_allowed?: boolean;
+}
 
-export const AccountIdSchema = z
-  .string()
-  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'account ids are 1 to 64 characters of letters, digits, _ and -' }));
-
-export const KeyNameSchema = z
-  .string()
-  .check(
-    z.trim(),
-    z.minLength(1, { error: 'a key name must not be empty' }),
-    z.maxLength(64, { error: 'a key name has at most 64 characters' }),
-    z.regex(/^[\x20-\x7e]+$/, { error: 'a key name consists of printable ASCII characters' }),
-  );
-
-const CreateAccountInputSchema = z.object({
-  plan: PlanIdSchema,
-  email: z.optional(z.email({ error: 'the email address is not valid' }).check(z.maxLength(254))),
-  overrides: z.optional(LimitOverridesSchema),
-  verified: z.boolean(),
-  accountId: z.optional(AccountIdSchema),
-});
-
-const StoredOverridesSchema = z.object({
-  monthly_limit: z.optional(z.number()),
-  per_minute: z.optional(z.number()),
-  overflow_percent: z.optional(z.number()),
-  overflow_allowed: z.optional(z.boolean()),
-});
-
-const AccountItemSchema = z.object({
-  account_id: z.string(),
-  plan: PlanIdSchema,
-  status: z.enum(['active', 'suspended']),
-  verified: z.boolean(),
-  email: z.optional(z.string()),
-  overrides: z.optional(StoredOverridesSchema),
-  active_keys: z.number(),
-  created_at: z.string(),
-});
-
-const KeyItemSchema = z.object({
-  key_id: z.string(),
-  key_account_id: z.string(),
-  name: z.string(),
-  created_at: z.string(),
-  revoked_at: z.optional(z.string()),
+/** Stored items, checked as they are read. */
+const itemSchemas = once(() => {
+  const StoredOverridesSchema = z.object({
+    monthly_limit: z.optional(z.number()),
+    per_minute: z.optional(z.number()),
+    overflow_percent: z.optional(z.number()),
+    overflow_allowed: z.optional(z.boolean()),
+  });
+  const AccountItemSchema = z.object({
+    account_id: z.string(),
+    plan: planIdSchema(),
+    status: z.enum(['active', 'suspended']),
+    verified: z.boolean(),
+    email: z.optional(z.string()),
+    overrides: z.optional(StoredOverridesSchema),
+    active_keys: z.number(),
+    created_at: z.string(),
+  });
+  const KeyItemSchema = z.object({
+    key_id: z.string(),
+    key_account_id: z.string(),
+    name: z.string(),
+    created_at: z.string(),
+    revoked_at: z.optional(z.string()),
+  });
+  return { AccountItemSchema, KeyItemSchema };
 });
 
 function firstIssue(error: z.core.$ZodError): string {
@@ -205,7 +227,7 @@ function firstIssue(error: z.core.$ZodError): string {
 }
 
 function accountFromItem(item: Record<string, unknown>): Account {
-  const parsed = AccountItemSchema.parse(item);
+  const parsed = itemSchemas().AccountItemSchema.parse(item);
   const stored = parsed.overrides ?? {};
   const overrides: LimitOverrides = {};
   if (stored.monthly_limit !== undefined) overrides.monthlyLimit = stored.monthly_limit;
@@ -226,7 +248,7 @@ function accountFromItem(item: Record<string, unknown>): Account {
 }
 
 function keyFromItem(item: Record<string, unknown>): ApiKeyRecord {
-  const parsed = KeyItemSchema.parse(item);
+  const parsed = itemSchemas().KeyItemSchema.parse(item);
   const record: ApiKeyRecord = {
     keyId: parsed.key_id,
     accountId: parsed.key_account_id,
@@ -237,7 +259,7 @@ function keyFromItem(item: Record<string, unknown>): ApiKeyRecord {
   return record;
 }
 
-function storedOverrides(overrides: LimitOverrides): z.infer<typeof StoredOverridesSchema> {
+function storedOverrides(overrides: LimitOverrides): StoredOverrides {
   return {
     monthly_limit: overrides.monthlyLimit,
     per_minute: overrides.perMinute,
@@ -281,7 +303,7 @@ export class AccountsStore {
   }
 
   async createAccount(input: CreateAccountInput): Promise<Account> {
-    const parsed = CreateAccountInputSchema.safeParse(input);
+    const parsed = inputSchemas().CreateAccountInputSchema.safeParse(input);
     if (!parsed.success) throw new InvalidAccountInputError(firstIssue(parsed.error));
     const { plan, email, verified } = parsed.data;
     const accountId = parsed.data.accountId ?? this.newId('account');
@@ -391,7 +413,7 @@ export class AccountsStore {
    * change racing it; a failed key write gives the slot back.
    */
   async createKey(accountId: string, name: string = DEFAULT_KEY_NAME): Promise<CreatedKey> {
-    const parsedName = KeyNameSchema.safeParse(name);
+    const parsedName = inputSchemas().KeyNameSchema.safeParse(name);
     if (!parsedName.success) throw new InvalidAccountInputError(firstIssue(parsedName.error));
     await this.reserveKeySlot(accountId);
     try {
