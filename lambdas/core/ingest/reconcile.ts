@@ -152,7 +152,8 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
       if (jumped) {
         const quotes = days.map((d) => d.rates[code]).filter((r): r is number => r !== undefined);
         const next = nextRate(index, code);
-        const confirmed = sourcesAgree(quotes) || (next !== undefined && !isJump(value, next));
+        // The next day may confirm a move only one source quotes; a second source that disagrees vetoes it.
+        const confirmed = sourcesAgree(quotes) || (quotes.length < 2 && next !== undefined && !isJump(value, next));
         if (!confirmed) {
           const kept = stored?.rates[code];
           const keptSource = stored?.sources[code];

@@ -1,15 +1,7 @@
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateSnapshot, SourceId } from '../domain/rates';
+import { fromItem, RatesReadStore, type StoredSources } from './rates-read-store';
 import { dayKey, LATEST_KEY } from './tables';
-
-/** `sources` is stored per source as one comma-joined code list: a third of the size of a per-code map. */
-type StoredSources = Partial<Record<SourceId, string>>;
 
 interface RateItem {
   pk: string;
@@ -34,21 +26,6 @@ function toItem(pk: string, snapshot: RateSnapshot): RateItem {
   return { pk, date: snapshot.date, rates: snapshot.rates, sources: stored, published_at: snapshot.publishedAt };
 }
 
-function fromItem(item: Record<string, unknown>): RateSnapshot {
-  const stored = (item.sources ?? {}) as StoredSources;
-  const sources: Record<string, SourceId> = {};
-  for (const [source, codes] of Object.entries(stored)) {
-    if (!codes) continue;
-    for (const code of codes.split(',')) sources[code] = source as SourceId;
-  }
-  return {
-    date: String(item.date),
-    rates: item.rates as Record<string, number>,
-    sources,
-    publishedAt: String(item.published_at),
-  };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface BatchOptions {
@@ -59,26 +36,8 @@ export interface BatchOptions {
   random?: () => number;
 }
 
-/** Adapts the `rates` table: one item per day plus LATEST; every read is one GetItem. */
-export class RatesStore {
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    readonly tableName: string,
-  ) {}
-
-  async getLatest(): Promise<RateSnapshot | undefined> {
-    return this.get(LATEST_KEY);
-  }
-
-  async getDay(day: string): Promise<RateSnapshot | undefined> {
-    return this.get(dayKey(day));
-  }
-
-  private async get(pk: string): Promise<RateSnapshot | undefined> {
-    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk } }));
-    return out.Item ? fromItem(out.Item) : undefined;
-  }
-
+/** Adapts the `rates` table for ingestion and tools: the reads, plus batch reads and writes. */
+export class RatesStore extends RatesReadStore {
   async putLatest(snapshot: RateSnapshot): Promise<void> {
     await this.client.send(new PutCommand({ TableName: this.tableName, Item: toItem(LATEST_KEY, snapshot) }));
   }
@@ -94,7 +53,11 @@ export class RatesStore {
     const found = new Map<string, RateSnapshot>();
     for (let i = 0; i < days.length; i += 100) {
       let keys: Record<string, unknown>[] = days.slice(i, i + 100).map((d) => ({ pk: dayKey(d) }));
+      const maxAttempts = options.maxAttempts ?? 8;
       for (let attempt = 0; keys.length > 0; attempt++) {
+        if (attempt >= maxAttempts) {
+          throw new Error(`BatchGetItem left ${keys.length} keys unprocessed after ${maxAttempts} attempts`);
+        }
         if (attempt > 0) await this.backoff(attempt, options);
         const out = await this.client.send(
           new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),

@@ -134,6 +134,20 @@ describe('reconcile: the jump rule', () => {
     expect(result.rejections.some((r) => r.reason === 'jump' && r.code === 'USD')).toBe(true);
   });
 
+  it('lets no next day confirm a jump that the second source contradicts', () => {
+    const { stored, latest } = seeded();
+    const moved = MAJORS.USD * 1.4;
+    const result = apply(stored, latest, [
+      ecbDay(tuesday, { USD: moved }),
+      currencyApiDay(tuesday, { USD: MAJORS.USD * 1.01 }),
+      ecbDay(wednesday, { USD: moved }),
+      currencyApiDay(wednesday, { USD: MAJORS.USD * 1.01 }),
+    ]);
+    expect(stored.get(tuesday)?.rates.USD).not.toBe(moved);
+    expect(stored.get(wednesday)?.rates.USD).not.toBe(moved);
+    expect(result.rejections.filter((r) => r.reason === 'jump' && r.code === 'USD').length).toBeGreaterThan(0);
+  });
+
   it('accepts a new level the next day holds, and refuses a one-day spike that reverts', () => {
     const level = seeded({ SEK: 11 });
     apply(level.stored, level.latest, [ecbDay(tuesday, { SEK: 16 }), ecbDay(wednesday, { SEK: 16.5 })]);
