@@ -78,6 +78,20 @@ describe('hostile history archives', () => {
     );
   });
 
+  it('stops inflating a zip bomb at the cap even when its directory lies about the size', () => {
+    const bomb = zipSync({ 'eurofxref-hist.csv': new Uint8Array(64 * 1024 * 1024) }, { level: 9 });
+    const lying = Buffer.from(bomb);
+    const directory = lying.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    lying.writeUInt32LE(10, directory + 24);
+    expect(formatError(() => unzipEcbHistory(lying, 4 * 1024 * 1024)).message).toMatch(/inflates beyond/);
+  });
+
+  it('reads the real archive the same way whatever its slicing in memory', () => {
+    const copy = new Uint8Array(realZip.length + 8);
+    copy.set(realZip, 8);
+    expect(unzipEcbHistory(copy.subarray(8))).toBe(unzipEcbHistory(realZip));
+  });
+
   it('stops inflating a zip bomb at the cap', () => {
     const bomb = zipSync({ 'eurofxref-hist.csv': new Uint8Array(64 * 1024 * 1024) }, { level: 9 });
     expect(bomb.length).toBeLessThan(512 * 1024);
