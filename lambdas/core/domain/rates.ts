@@ -19,6 +19,23 @@ export interface RateSnapshot {
   publishedAt: string;
 }
 
+function sameRecord(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
+}
+
+/** Same day, publication, rates and sources: what ingestion compares before writing, and caches before re-deriving. */
+export function sameSnapshot(a: RateSnapshot | undefined, b: RateSnapshot | undefined): boolean {
+  if (!a || !b) return a === b;
+  return (
+    a.date === b.date &&
+    a.publishedAt === b.publishedAt &&
+    sameRecord(a.rates, b.rates) &&
+    sameRecord(a.sources, b.sources)
+  );
+}
+
 /** Rounds to the contract's 8 significant digits, half-even, and returns a JSON-safe number. */
 export function roundRate(value: DecimalValue): number {
   return Number(value.prec(RATE_SIGNIFICANT_DIGITS, ROUND_HALF_EVEN).toString());

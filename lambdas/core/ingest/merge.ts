@@ -149,19 +149,3 @@ export function buildLatest(days: readonly RateSnapshot[]): LatestBuild | undefi
   }
   return { latest: { date, rates, sources, publishedAt }, contributing: contributed };
 }
-
-export function sameSnapshot(a: RateSnapshot | undefined, b: RateSnapshot | undefined): boolean {
-  if (!a || !b) return a === b;
-  return (
-    a.date === b.date &&
-    a.publishedAt === b.publishedAt &&
-    sameRecord(a.rates, b.rates) &&
-    sameRecord(a.sources, b.sources)
-  );
-}
-
-function sameRecord(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
-}

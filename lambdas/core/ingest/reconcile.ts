@@ -3,7 +3,7 @@
  * LATEST to write. Nothing here reads a clock or a database, so every rule is a unit test away.
  */
 import { addDays, dayStartMs } from '../domain/dates';
-import { PIVOT, type RateSnapshot } from '../domain/rates';
+import { PIVOT, type RateSnapshot, sameSnapshot } from '../domain/rates';
 import type { SourceDay } from '../sources/source-day';
 import {
   buildLatest,
@@ -13,7 +13,6 @@ import {
   mergeDay,
   newestDate,
   rebaseToEur,
-  sameSnapshot,
 } from './merge';
 import { checkSnapshot, describeJump, isJump, JUMP_LOOKBACK_DAYS, type Rejection, sourcesAgree } from './validate';
 

@@ -1,5 +1,5 @@
 import { type Clock, daysBetween, formatDay } from '../domain/dates';
-import type { RateSnapshot } from '../domain/rates';
+import { type RateSnapshot, sameSnapshot } from '../domain/rates';
 
 const RECENT_DAYS = 7;
 
@@ -49,10 +49,10 @@ export class RateReader {
       this.latestPending = undefined;
     });
     const read = await this.latestPending;
-    // An unchanged LATEST keeps its object, and with it the values memoized for it.
+    // An unchanged LATEST keeps its object, and with it the values memoized for it. A late source can change the
+    // rates without changing the publication time, so the whole snapshot is compared.
     const current = this.latest?.snapshot;
-    const same = current && read && current.date === read.date && current.publishedAt === read.publishedAt;
-    const snapshot = same ? current : read;
+    const snapshot = current && sameSnapshot(current, read) ? current : read;
     this.latest = { snapshot, expires: now + this.latestTtlMs };
     return snapshot;
   }

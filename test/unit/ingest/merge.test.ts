@@ -1,11 +1,11 @@
 import { addDays, currencyApiPublishedAt, ecbPublishedAt } from '../../../lambdas/core/domain/dates';
+import { sameSnapshot } from '../../../lambdas/core/domain/rates';
 import {
   buildLatest,
   LATEST_MAX_LAG_DAYS,
   mergeDay,
   newestDate,
   rebaseToEur,
-  sameSnapshot,
 } from '../../../lambdas/core/ingest/merge';
 import { currencyApiDay, ecbDay } from './fixtures';
 

@@ -281,3 +281,15 @@ describe('RateReader.getDay under concurrency', () => {
     expect(source.readsOf(day)).toBe(1);
   });
 });
+
+describe('RateReader.getLatest when a late source changes LATEST', () => {
+  it('takes the new rates even when the publication time stays the same', async () => {
+    const { source, reader, advance } = setup();
+    const first = (await reader.getLatest()) as RateSnapshot;
+    source.latest = { ...first, rates: { ...first.rates, USD: 1.25 } };
+    advance(60_000);
+    const next = (await reader.getLatest()) as RateSnapshot;
+    expect(next.rates.USD).toBe(1.25);
+    expect(reader.memo(next, 'USD', () => 'fresh')).toBe('fresh');
+  });
+});
