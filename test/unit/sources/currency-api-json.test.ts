@@ -3,22 +3,12 @@ import { join } from 'node:path';
 import { isActiveCode } from '../../../lambdas/core/domain/currencies';
 import { currencyApiPublishedAt } from '../../../lambdas/core/domain/dates';
 import { parseCurrencyApiJson } from '../../../lambdas/core/sources/currency-api-json';
-import { SourceFormatError } from '../../../lambdas/core/sources/errors';
 import { DATA_DIR, HOSTILE } from '../../support/upstream-server';
+import { formatError } from './format-error';
 
 const date = '2026-09-15';
 const text = readFileSync(join(DATA_DIR, 'currency-api', `eur-${date}.min.json`), 'utf8');
 const raw = JSON.parse(text) as { date: string; eur: Record<string, number> };
-
-function formatError(run: () => unknown): SourceFormatError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SourceFormatError);
-    return error as SourceFormatError;
-  }
-  throw new Error('expected a SourceFormatError');
-}
 
 const withRates = (changes: Record<string, unknown>) => JSON.stringify({ ...raw, eur: { ...raw.eur, ...changes } });
 

@@ -4,22 +4,12 @@ import { strToU8, zipSync } from 'fflate';
 import { isCatalogCode } from '../../../lambdas/core/domain/currencies';
 import { ecbPublishedAt } from '../../../lambdas/core/domain/dates';
 import { parseEcbCsv, parseEcbHistoryZip, unzipEcbHistory } from '../../../lambdas/core/sources/ecb-csv';
-import { SourceFormatError } from '../../../lambdas/core/sources/errors';
 import { DATA_DIR, ecbCsv, HOSTILE, readEcbTable } from '../../support/upstream-server';
+import { formatError } from './format-error';
 
 const realZip = readFileSync(join(DATA_DIR, 'ecb', 'eurofxref-hist.zip'));
 const table = readEcbTable();
 const days = parseEcbHistoryZip(realZip);
-
-function formatError(run: () => unknown): SourceFormatError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SourceFormatError);
-    return error as SourceFormatError;
-  }
-  throw new Error('expected a SourceFormatError');
-}
 
 describe('the bundled ECB history zip', () => {
   it('parses every business day, oldest first', () => {
