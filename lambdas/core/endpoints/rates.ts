@@ -58,6 +58,14 @@ function requireServed(rates: Record<string, number>, code: string, param: 'from
   if (rates[code] === undefined) throw new UnsupportedCurrencyError(code, param);
 }
 
+/** Today's rate between two served currencies (pair and enriched); 422 for a code that is not served. */
+async function currentPairRate(deps: EndpointDeps, from: string, to: string): Promise<number> {
+  const { rates } = await current(deps);
+  requireServed(rates, from, 'from');
+  requireServed(rates, to, 'to');
+  return crossRate(rates, from, to) as number;
+}
+
 export function latestEndpoint(deps: EndpointDeps): Endpoint {
   return async (event) => {
     const { base } = parseOrThrow(LatestQuerySchema, singleQuery(event, ['base']));
@@ -77,10 +85,7 @@ export function pairEndpoint(deps: EndpointDeps): Endpoint {
       path: { from, to },
       query: { amount },
     } = parseOrThrow(PairInputSchema, { path: pathParams(event), query: singleQuery(event, ['amount']) });
-    const { rates } = await current(deps);
-    requireServed(rates, from, 'from');
-    requireServed(rates, to, 'to');
-    const rate = crossRate(rates, from, to) as number;
+    const rate = await currentPairRate(deps, from, to);
     const data =
       amount === undefined
         ? { base: from, target: to, rate }
@@ -154,13 +159,10 @@ export function enrichedEndpoint(deps: EndpointDeps): Endpoint {
       path: { from, to },
       query: { locale },
     } = parseOrThrow(EnrichedInputSchema, { path: pathParams(event), query: singleQuery(event, ['locale']) });
-    const { rates } = await current(deps);
-    requireServed(rates, from, 'from');
-    requireServed(rates, to, 'to');
     return successResponse({
       base: from,
       target: to,
-      rate: crossRate(rates, from, to),
+      rate: await currentPairRate(deps, from, to),
       base_detail: detail(from, locale),
       target_detail: detail(to, locale),
     });
