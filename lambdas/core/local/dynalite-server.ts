@@ -1,9 +1,12 @@
+import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 
 export interface RunningDynalite {
   endpoint: string;
   port: number;
+  /** The emulator's request listener, for a client in this process to call without a socket. */
+  listener: RequestListener;
   close(): Promise<void>;
 }
 
@@ -32,6 +35,7 @@ export async function startDynalite(
   return {
     endpoint: `http://${host}:${port}`,
     port,
+    listener: server.listeners('request')[0] as RequestListener,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

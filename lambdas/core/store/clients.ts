@@ -3,10 +3,14 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
  * Builds a document client. On AWS the SDK's defaults apply; `DYNAMODB_ENDPOINT` points it at a local
- * emulator (dynalite under `npm start`, DynamoDB Local in tests) with throwaway credentials.
+ * emulator (dynalite under `npm start`, DynamoDB Local in tests) with throwaway credentials. `requestHandler`
+ * replaces the SDK's HTTP transport (the local server reaches its embedded emulator in process).
  */
-export function createDocumentClient(endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient {
-  const config: DynamoDBClientConfig = {};
+export function createDocumentClient(
+  endpoint = process.env.DYNAMODB_ENDPOINT,
+  requestHandler?: DynamoDBClientConfig['requestHandler'],
+): DynamoDBDocumentClient {
+  const config: DynamoDBClientConfig = requestHandler ? { requestHandler } : {};
   if (endpoint) {
     config.endpoint = endpoint;
     config.region = process.env.AWS_REGION ?? 'local';

@@ -1,6 +1,7 @@
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
+  DescribeTableCommand,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -30,9 +31,10 @@ export async function createTable(
   try {
     await client.send(new CreateTableCommand(input));
   } catch (error) {
-    if (error instanceof ResourceInUseException) return;
+    if (error instanceof ResourceInUseException) return waitUntilActive(client, tableName);
     throw error;
   }
+  await waitUntilActive(client, tableName);
   if (definition.ttlAttribute) {
     try {
       await client.send(
@@ -45,5 +47,23 @@ export async function createTable(
       // dynalite does not implement TTL; the attribute is still written, so AWS and DynamoDB Local expire items.
       if ((error as { name?: string }).name !== 'UnknownOperationException') throw error;
     }
+  }
+}
+
+const ACTIVE_POLL_MS = 5;
+const ACTIVE_TIMEOUT_MS = 30_000;
+
+/**
+ * A new table answers reads and writes only once ACTIVE. dynalite reports CREATING until a timer fires, so a client
+ * that reaches it without a socket round trip would otherwise get ResourceNotFoundException on its first write.
+ */
+async function waitUntilActive(client: DynamoDBDocumentClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + ACTIVE_TIMEOUT_MS;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline)
+      throw new Error(`table ${tableName} is still ${Table?.TableStatus} after ${ACTIVE_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, ACTIVE_POLL_MS));
   }
 }

@@ -1,0 +1,79 @@
+import type { IncomingHttpHeaders, RequestListener } from 'node:http';
+import { Readable } from 'node:stream';
+
+/** The parts of the SDK's HTTP request this transport reads. */
+export interface TransportRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string | string[] | null>;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface TransportResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/**
+ * An SDK request handler that hands each DynamoDB request to the embedded emulator's HTTP request listener in this
+ * process, instead of writing it to a loopback socket that the same process then reads back. The request is the
+ * one the SDK built and signed, and the emulator parses and answers it exactly as it does over TCP; only the two
+ * socket hops (and their HTTP framing on both ends) are skipped. Other processes (the admin CLI) still use the port.
+ */
+export class InProcessTransport {
+  constructor(private readonly listener: RequestListener) {}
+
+  handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
+    return new Promise((resolve, reject) => {
+      const body = bodyBuffer(request.body);
+      const incoming = Readable.from(body.length > 0 ? [body] : [], { objectMode: false });
+      const headers: IncomingHttpHeaders = {};
+      for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
+      Object.assign(incoming, { headers, method: request.method, url: pathWithQuery(request) });
+
+      const outHeaders: Record<string, string> = {};
+      const outgoing = {
+        statusCode: 200,
+        setHeader(name: string, value: unknown) {
+          outHeaders[name.toLowerCase()] = String(value);
+        },
+        end(chunk?: string | Uint8Array) {
+          const data = chunk === undefined ? new Uint8Array() : typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+          resolve({ response: { statusCode: outgoing.statusCode, headers: outHeaders, body: data } });
+        },
+      };
+      try {
+        this.listener(incoming as never, outgoing as never);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  }
+
+  updateHttpClientConfig(): void {}
+
+  httpHandlerConfigs(): Record<string, never> {
+    return {};
+  }
+
+  destroy(): void {}
+}
+
+function bodyBuffer(body: unknown): Buffer {
+  if (body === undefined || body === null) return Buffer.alloc(0);
+  if (typeof body === 'string') return Buffer.from(body);
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  throw new TypeError('the in-process transport carries string or byte bodies only');
+}
+
+function pathWithQuery(request: TransportRequest): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    if (value === null) query.append(name, '');
+    else for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
+  }
+  const text = query.toString();
+  return text ? `${request.path}?${text}` : request.path;
+}
