@@ -56,7 +56,7 @@ function autocannon(url: string, key: string): Promise<AutocannonSummary> {
 export default async function run(): Promise<void> {
   const service = await startLocalService({ port: 0, loadRates: loadBundledRates, demoAccounts: false });
   try {
-    const counter = attachDdbCounter(service.client);
+    const counter = attachDdbCounter(service.client, service.meteringClient);
     const clock = () => new Date();
     const reader = new RateReader(service.ratesStore, clock);
     const deps = { reader, clock };

@@ -4,10 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, type PlanLimits } from '../../lambdas/core/domain/plans';
 import { startDynalite } from '../../lambdas/core/local/dynalite-server';
-import { createDocumentClient } from '../../lambdas/core/store/clients';
+import { createDocumentClient, createMeteringClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
 import { type AdmitInput, UsageStore } from '../../lambdas/core/store/usage-store';
@@ -23,6 +24,8 @@ const unlimited: PlanLimits = { ...PLANS.business, monthlyLimit: 1e12, perMinute
 
 interface Rig {
   client: DynamoDBDocumentClient;
+  /** The admission writes' client, as the authorizer has it. */
+  metering: DynamoDBClient;
   counter: DdbCounter;
   table: string;
 }
@@ -37,7 +40,7 @@ function verdictLine(label: string, counts: { reads: number; writes: number }, b
 
 async function measureCalls(rig: Rig, backend: string): Promise<void> {
   let now = Date.parse('2026-09-15T10:20:00.000Z');
-  const store = new UsageStore(rig.client, rig.table, { clock: () => new Date(now) });
+  const store = new UsageStore(rig.metering, rig.table, { clock: () => new Date(now) });
   const accountId = `bench-${randomUUID()}`;
   const admit = (limits: PlanLimits, i: number) =>
     store.admit({ accountId, limits, countsTowardMonth: true, requestId: `r-${i}-${randomUUID()}` });
@@ -108,7 +111,7 @@ async function throughput(rig: Rig, accounts: number, admit: Admit): Promise<str
 }
 
 async function measureThroughput(rig: Rig, accounts: number): Promise<void> {
-  const store = new UsageStore(rig.client, rig.table, { clock: () => new Date() });
+  const store = new UsageStore(rig.metering, rig.table, { clock: () => new Date() });
   const label = accounts === 1 ? 'one hot account' : `${accounts} accounts`;
   const admits = await throughput(rig, accounts, async (accountId) => {
     const input: AdmitInput = { accountId, limits: unlimited, countsTowardMonth: true, requestId: randomUUID() };
@@ -134,14 +137,16 @@ async function measureThroughput(rig: Rig, accounts: number): Promise<void> {
 
 async function runOn(backend: string, endpoint: string): Promise<void> {
   const client = createDocumentClient(endpoint);
-  const counter = attachDdbCounter(client);
+  const metering = createMeteringClient(client, endpoint);
+  const counter = attachDdbCounter(client, metering);
   const table = `accounts-bench-${randomUUID().slice(0, 8)}`;
   await createTable(client, ACCOUNTS_TABLE, table);
-  const rig = { client, counter, table };
+  const rig = { client, metering, counter, table };
   console.log(`${backend}:`);
   await measureCalls(rig, backend);
   await measureThroughput(rig, 1);
   await measureThroughput(rig, CONCURRENCY);
+  metering.destroy();
   client.destroy();
 }
 

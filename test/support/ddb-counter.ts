@@ -31,25 +31,30 @@ function operationOf(request: unknown, commandName: string | undefined): string 
   return (commandName ?? 'Unknown').replace(/Command$/, '');
 }
 
-/** Adds a counter to the client (a document client shares its base client's stack) and returns it. */
-export function attachDdbCounter(client: DynamoDBDocumentClient | DynamoDBClient): DdbCounter {
+/**
+ * Adds one counter to the clients (a document client shares its base client's stack) and returns it. A client
+ * with `cacheMiddleware` (the metering client) sees it only if attached before its first request.
+ */
+export function attachDdbCounter(...clients: (DynamoDBDocumentClient | DynamoDBClient)[]): DdbCounter {
   let counts: DdbCounts = { reads: 0, writes: 0, failedConditions: 0, byOperation: {} };
-  client.middlewareStack.remove(MIDDLEWARE_NAME);
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const operation = operationOf(args.request, context.commandName);
-      counts.byOperation[operation] = (counts.byOperation[operation] ?? 0) + 1;
-      if (READS.has(operation)) counts.reads++;
-      if (WRITES.has(operation)) counts.writes++;
-      try {
-        return await next(args);
-      } catch (error) {
-        if ((error as { name?: string }).name === 'ConditionalCheckFailedException') counts.failedConditions++;
-        throw error;
-      }
-    },
-    { step: 'finalizeRequest', priority: 'low', name: MIDDLEWARE_NAME },
-  );
+  for (const client of clients) {
+    client.middlewareStack.remove(MIDDLEWARE_NAME);
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const operation = operationOf(args.request, context.commandName);
+        counts.byOperation[operation] = (counts.byOperation[operation] ?? 0) + 1;
+        if (READS.has(operation)) counts.reads++;
+        if (WRITES.has(operation)) counts.writes++;
+        try {
+          return await next(args);
+        } catch (error) {
+          if ((error as { name?: string }).name === 'ConditionalCheckFailedException') counts.failedConditions++;
+          throw error;
+        }
+      },
+      { step: 'finalizeRequest', priority: 'low', name: MIDDLEWARE_NAME },
+    );
+  }
   return {
     snapshot: () => ({ ...counts, byOperation: { ...counts.byOperation } }),
     reset: () => {

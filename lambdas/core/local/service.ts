@@ -3,6 +3,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createAuthorizer } from '../auth/authorizer';
 import { createAuthorizerObserver } from '../auth/observe';
@@ -21,7 +22,7 @@ import type { RouteId } from '../http/routes';
 import { logger } from '../observability';
 import { RateReader } from '../service/rate-reader';
 import { AccountsStore } from '../store/accounts-store';
-import { createDocumentClient } from '../store/clients';
+import { createDocumentClient, createMeteringClient } from '../store/clients';
 import { createTable } from '../store/create-tables';
 import { RatesStore } from '../store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../store/tables';
@@ -57,6 +58,8 @@ export interface LocalService {
   port: number;
   dynamoEndpoint: string;
   client: DynamoDBDocumentClient;
+  /** The admission writes' client (see `createMeteringClient`), on the same transport as `client`. */
+  meteringClient: DynamoDBClient;
   ratesStore: RatesStore;
   accounts: AccountsStore;
   demoKeys?: DemoKeys;
@@ -100,6 +103,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       renameSync(`${endpointFile}.tmp`, endpointFile);
     }
     const client = createDocumentClient(dynalite.endpoint, new InProcessTransport(dynalite.listener));
+    const metering = createMeteringClient(client, dynalite.endpoint);
     const names = localTableNames();
     await createTable(client, RATES_TABLE, names.rates);
     await createTable(client, ACCOUNTS_TABLE, names.accounts);
@@ -123,7 +127,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     const authorizer = createAuthorizer({
       keys: accounts,
       accounts,
-      usage: new UsageStore(client, names.accounts, { clock }),
+      usage: new UsageStore(metering, names.accounts, { clock }),
       clock,
       observe: createAuthorizerObserver(() => clock().getTime()),
       ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
@@ -146,6 +150,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       port,
       dynamoEndpoint: store.endpoint,
       client,
+      meteringClient: metering,
       ratesStore,
       accounts,
       ...(demoKeys ? { demoKeys } : {}),
@@ -155,6 +160,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
           running.close(() => resolve());
           running.closeAllConnections();
         });
+        metering.destroy();
         client.destroy();
         if (endpointFile) rmSync(endpointFile, { force: true });
         await store.close();

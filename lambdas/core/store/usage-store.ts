@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import { type AttributeValue, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  type DynamoDBClient,
+  GetItemCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { type Clock, systemClock } from '../domain/dates';
 import type { PlanLimits } from '../domain/plans';
 import {
@@ -15,7 +20,7 @@ import {
   type UsageCounts,
 } from '../domain/quota';
 import { requireEnv } from '../env';
-import { documentClient } from './clients';
+import { meteringClient } from './clients';
 import { ACCOUNTS_TABLE, usageKey } from './tables';
 
 /**
@@ -66,8 +71,9 @@ export interface UsageStoreDeps {
 
 type Stored = Record<string, unknown>;
 
-/** lib-dynamodb leaves a ConditionalCheckFailedException's `Item` marshalled; only N and S attributes are read. */
-function unmarshallCounts(item: Record<string, AttributeValue>): Stored {
+/** The usage item holds only numbers and strings, so the store marshals them itself and reads nothing else. */
+function unmarshallCounts(item: Record<string, AttributeValue> | undefined): Stored | undefined {
+  if (item === undefined) return undefined;
   const out: Stored = {};
   for (const [name, value] of Object.entries(item)) {
     if (value.N !== undefined) out[name] = Number(value.N);
@@ -107,20 +113,24 @@ interface AdmissionParts {
 // is false, so both mean the same, and the flat form costs dynalite's expression parser a fifth as much per request.
 function admissionExpression(parts: AdmissionParts) {
   const names: Record<string, string> = { '#m': minuteAttribute(parts.minute), '#x': EXPIRES_AT };
-  const values: Record<string, unknown> = { ':one': 1, ':ml': parts.minuteLimit, ':x': parts.expiresAt };
+  const values: Record<string, AttributeValue> = {
+    ':one': { N: '1' },
+    ':ml': { N: String(parts.minuteLimit) },
+    ':x': { N: String(parts.expiresAt) },
+  };
   const add = ['#m :one'];
   const set = ['#x = :x'];
   const conditions = ['NOT #m >= :ml'];
   let remove = '';
   if (parts.countsTowardMonth) {
     names['#c'] = MONTH_COUNT;
-    values[':cl'] = parts.monthLimit;
+    values[':cl'] = { N: String(parts.monthLimit) };
     add.push('#c :one');
     conditions.push('NOT #c >= :cl');
   }
   if (parts.slot) {
     names['#r'] = parts.slot.attribute;
-    values[':r'] = parts.slot.digest;
+    values[':r'] = { S: parts.slot.digest };
     set.push('#r = :r');
     conditions.push('NOT #r = :r');
   }
@@ -144,7 +154,7 @@ function admissionExpression(parts: AdmissionParts) {
  */
 export class UsageStore {
   constructor(
-    private readonly client: DynamoDBDocumentClient,
+    private readonly client: DynamoDBClient,
     readonly tableName: string,
     private readonly deps: UsageStoreDeps,
   ) {}
@@ -185,15 +195,15 @@ export class UsageStore {
       let old: Stored | undefined;
       try {
         const out = await this.client.send(
-          new UpdateCommand({
+          new UpdateItemCommand({
             TableName: this.tableName,
-            Key: { pk },
+            Key: { pk: { S: pk } },
             ...expression,
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
-        const item = out.Attributes ?? {};
+        const item = unmarshallCounts(out.Attributes) ?? {};
         await this.removeStaleMinutes(pk, item, minute);
         return state('admitted', countsOf(item));
       } catch (error) {
@@ -242,15 +252,15 @@ export class UsageStore {
   private async read(pk: string, attributes: string[]): Promise<Stored | undefined> {
     const names = Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name]));
     const out = await this.client.send(
-      new GetCommand({
+      new GetItemCommand({
         TableName: this.tableName,
-        Key: { pk },
+        Key: { pk: { S: pk } },
         ConsistentRead: true,
         ProjectionExpression: Object.keys(names).join(', '),
         ExpressionAttributeNames: names,
       }),
     );
-    return out.Item;
+    return unmarshallCounts(out.Item);
   }
 
   /** Removes minute counters older than the previous minute, left behind by a gap in traffic. */
@@ -263,9 +273,9 @@ export class UsageStore {
     const names = Object.fromEntries(stale.map((name, i) => [`#s${i}`, name]));
     try {
       await this.client.send(
-        new UpdateCommand({
+        new UpdateItemCommand({
           TableName: this.tableName,
-          Key: { pk },
+          Key: { pk: { S: pk } },
           UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
@@ -281,6 +291,6 @@ let shared: UsageStore | undefined;
 
 /** The module-scope store of a function: the shared client and the accounts table named by its variable. */
 export function usageStore(): UsageStore {
-  shared ??= new UsageStore(documentClient(), requireEnv(ACCOUNTS_TABLE.envVar), { clock: systemClock });
+  shared ??= new UsageStore(meteringClient(), requireEnv(ACCOUNTS_TABLE.envVar), { clock: systemClock });
   return shared;
 }

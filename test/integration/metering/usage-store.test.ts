@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, type PlanLimits } from '../../../lambdas/core/domain/plans';
 import { effectiveLimit, type MeterState, minuteOfMonth } from '../../../lambdas/core/domain/quota';
-import { createDocumentClient } from '../../../lambdas/core/store/clients';
+import { createDocumentClient, createMeteringClient } from '../../../lambdas/core/store/clients';
 import { usageKey } from '../../../lambdas/core/store/tables';
 import { UsageStore } from '../../../lambdas/core/store/usage-store';
 import { backends, freshTables, type TestTables } from '../../support/backends';
@@ -22,7 +22,8 @@ describe.each(backends())('UsageStore on $name', (backend) => {
   let tables: TestTables;
   let now: number;
   const clock = () => new Date(now);
-  const storeAt = (instant: number, client = tables.client) =>
+  const meteringClient = () => createMeteringClient(createDocumentClient(backend.endpoint), backend.endpoint);
+  const storeAt = (instant: number, client = meteringClient()) =>
     new UsageStore(client, tables.accountsTable, { clock: () => new Date(instant) });
   let store: UsageStore;
   let accountId: string;
@@ -33,7 +34,7 @@ describe.each(backends())('UsageStore on $name', (backend) => {
 
   beforeEach(() => {
     now = ms('2026-09-15T10:20:19.000Z');
-    store = new UsageStore(tables.client, tables.accountsTable, { clock });
+    store = new UsageStore(meteringClient(), tables.accountsTable, { clock });
     accountId = `acct-${randomUUID()}`;
   });
 
@@ -120,8 +121,8 @@ describe.each(backends())('UsageStore on $name', (backend) => {
   it('makes the keys of one account share one budget, apart from other accounts', async () => {
     // Two authorizer instances with their own clients, each admitting requests made with a different key.
     const plan = limits({ monthlyLimit: 30, overflowAllowed: false });
-    const keyA = new UsageStore(createDocumentClient(backend.endpoint), tables.accountsTable, { clock });
-    const keyB = new UsageStore(createDocumentClient(backend.endpoint), tables.accountsTable, { clock });
+    const keyA = new UsageStore(meteringClient(), tables.accountsTable, { clock });
+    const keyB = new UsageStore(meteringClient(), tables.accountsTable, { clock });
     const input = { limits: plan, countsTowardMonth: true };
     expect(admittedOf(await admitMany(keyA, 20, input))).toHaveLength(20);
     const [a, b] = await Promise.all([admitMany(keyA, 40, input), admitMany(keyB, 40, input)]);
@@ -186,7 +187,7 @@ describe.each(backends())('UsageStore on $name', (backend) => {
   });
 
   it('counts a request once when the SDK retries a write whose answer was lost', async () => {
-    const client = createDocumentClient(backend.endpoint);
+    const client = meteringClient();
     const counter = attachDdbCounter(client);
     let lost = 0;
     // Inside the retry loop: the first UpdateItem reaches the table, then its answer is dropped as a timeout.
@@ -210,7 +211,7 @@ describe.each(backends())('UsageStore on $name', (backend) => {
   });
 
   it('spends one write and no read on an admitted request, and one write on a refused one', async () => {
-    const client = createDocumentClient(backend.endpoint);
+    const client = meteringClient();
     const counter = attachDdbCounter(client);
     const metered = new UsageStore(client, tables.accountsTable, { clock });
     const input = { accountId, limits: limits({ perMinute: 5 }), countsTowardMonth: true };
@@ -230,7 +231,7 @@ describe.each(backends())('UsageStore on $name', (backend) => {
   });
 
   it('spends one write per request across consecutive minutes, the first of each minute included', async () => {
-    const client = createDocumentClient(backend.endpoint);
+    const client = meteringClient();
     const counter = attachDdbCounter(client);
     const metered = new UsageStore(client, tables.accountsTable, { clock });
     const input = { accountId, limits: limits({}), countsTowardMonth: true };
@@ -269,7 +270,7 @@ describe.each(backends())('UsageStore on $name', (backend) => {
   });
 
   it('refuses every request of an account whose per-minute limit is 0, without writing', async () => {
-    const client = createDocumentClient(backend.endpoint);
+    const client = meteringClient();
     const counter = attachDdbCounter(client);
     const metered = new UsageStore(client, tables.accountsTable, { clock });
     const refused = await metered.admit({ accountId, limits: limits({ perMinute: 0 }), countsTowardMonth: true });

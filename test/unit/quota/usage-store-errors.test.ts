@@ -1,9 +1,10 @@
 import {
   ConditionalCheckFailedException,
   DynamoDBClient,
+  GetItemCommand,
   ProvisionedThroughputExceededException,
+  UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { PLANS } from '../../../lambdas/core/domain/plans';
 import { minuteOfMonth } from '../../../lambdas/core/domain/quota';
@@ -11,7 +12,7 @@ import { UsageStore } from '../../../lambdas/core/store/usage-store';
 
 const now = Date.parse('2026-09-15T10:20:19.000Z');
 const minute = `m${minuteOfMonth(now)}`;
-const client = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }));
+const client = new DynamoDBClient({ region: 'local', cacheMiddleware: true });
 const ddb = mockClient(client);
 const input = { accountId: 'acct-1', limits: PLANS.free, countsTowardMonth: true };
 
@@ -33,40 +34,44 @@ describe('UsageStore error paths', () => {
   });
 
   it('passes on a DynamoDB error other than a failed condition', async () => {
-    ddb.on(UpdateCommand).rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
+    ddb
+      .on(UpdateItemCommand)
+      .rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
     await expect(store.admit(input)).rejects.toBeInstanceOf(ProvisionedThroughputExceededException);
   });
 
   it('decides a refusal from the marshalled old item of the failed condition, without a read', async () => {
-    ddb.on(UpdateCommand).rejects(conditionFailed({ [minute]: { N: '10' }, month_count: { N: '700' } }));
+    ddb.on(UpdateItemCommand).rejects(conditionFailed({ [minute]: { N: '10' }, month_count: { N: '700' } }));
     const state = await store.admit(input);
     expect(state).toMatchObject({ verdict: 'rate-limit-exceeded', minuteUsed: 10, monthUsed: 700 });
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(GetItemCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(UpdateItemCommand)).toHaveLength(1);
   });
 
   it('reads the counts when the failed condition comes without the old item', async () => {
-    ddb.on(UpdateCommand).rejects(conditionFailed());
-    ddb.on(GetCommand).resolves({ Item: { [minute]: 3, month_count: 1500 } });
+    ddb.on(UpdateItemCommand).rejects(conditionFailed());
+    ddb.on(GetItemCommand).resolves({ Item: { [minute]: { N: '3' }, month_count: { N: '1500' } } });
     expect(await store.admit(input)).toMatchObject({ verdict: 'quota-exceeded', monthUsed: 1500 });
-    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input.ConsistentRead).toBe(true);
+    expect(ddb.commandCalls(GetItemCommand)[0]?.args[0].input.ConsistentRead).toBe(true);
   });
 
   it('gives up after a bounded number of refusals the stored counts do not explain', async () => {
-    ddb.on(UpdateCommand).rejects(conditionFailed({ [minute]: { N: '1' }, month_count: { N: '1' } }));
+    ddb.on(UpdateItemCommand).rejects(conditionFailed({ [minute]: { N: '1' }, month_count: { N: '1' } }));
     await expect(store.admit(input)).rejects.toThrow(/refused although/);
-    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(3);
+    expect(ddb.commandCalls(UpdateItemCommand)).toHaveLength(3);
   });
 
   it('admits the request when removing stale minute counters fails, and reports the failure', async () => {
     const stale = `m${minuteOfMonth(now) - 30}`;
     ddb
-      .on(UpdateCommand)
-      .resolvesOnce({ Attributes: { pk: 'x', [minute]: 1, [stale]: 4, month_count: 5 } })
+      .on(UpdateItemCommand)
+      .resolvesOnce({
+        Attributes: { pk: { S: 'x' }, [minute]: { N: '1' }, [stale]: { N: '4' }, month_count: { N: '5' } },
+      })
       .rejectsOnce(new Error('network down'));
     expect(await store.admit(input)).toMatchObject({ verdict: 'admitted', minuteUsed: 1, monthUsed: 5 });
     expect(cleanupErrors).toHaveLength(1);
-    const cleanup = ddb.commandCalls(UpdateCommand)[1]?.args[0].input;
+    const cleanup = ddb.commandCalls(UpdateItemCommand)[1]?.args[0].input;
     expect(cleanup?.UpdateExpression).toMatch(/^REMOVE /);
     expect(Object.values(cleanup?.ExpressionAttributeNames ?? {})).toEqual([stale]);
   });
