@@ -1,8 +1,12 @@
-import { ConditionalCheckFailedException, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  ResourceNotFoundException,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type RunningDynalite, startDynalite } from '../../lambdas/core/local/dynalite-server';
 import { InProcessTransport } from '../../lambdas/core/local/in-process-transport';
-import { createDocumentClient } from '../../lambdas/core/store/clients';
+import { createDocumentClient, createMeteringClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
 
@@ -76,6 +80,28 @@ describe('InProcessTransport to the embedded emulator', () => {
     await expect(client.send(new GetCommand({ TableName: 'no-such-table', Key: { pk: 'A' } }))).rejects.toBeInstanceOf(
       ResourceNotFoundException,
     );
+  });
+
+  it("gives the metering client the document client's transport, so both reach the same store", async () => {
+    const document = inProcess();
+    const metering = createMeteringClient(document, dynalite.endpoint);
+    expect(metering.config.requestHandler).toBe(document.config.requestHandler);
+    for (let i = 1; i <= 3; i++) {
+      const out = await metering.send(
+        new UpdateItemCommand({
+          TableName: table,
+          Key: { pk: { S: 'E' } },
+          UpdateExpression: 'ADD n :one',
+          ExpressionAttributeValues: { ':one': { N: '1' } },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      expect(out.Attributes?.n).toEqual({ N: String(i) });
+    }
+    expect((await document.send(new GetCommand({ TableName: table, Key: { pk: 'E' } }))).Item).toEqual({
+      pk: 'E',
+      n: 3,
+    });
   });
 
   it('hands the query string and an empty body to the emulator as they are', async () => {
