@@ -139,6 +139,9 @@ export class Metrics {
   }
 }
 
-/** One logger and one metrics emitter per function process; every function is service `fxrates`. */
-export const logger = new Logger();
-export const metrics = new Metrics();
+/**
+ * One logger and one metrics emitter per function process; every function is service `fxrates`. Pure-annotated,
+ * so a function that never emits metrics (the endpoints) does not bundle the emitter.
+ */
+export const logger = /* @__PURE__ */ new Logger();
+export const metrics = /* @__PURE__ */ new Metrics();

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { systemClock } from '../domain/dates';
 import { requireEnv } from '../env';
-import { AccountsStore } from '../store/accounts-store';
+import { AccountsReadStore } from '../store/accounts-read-store';
 import { documentClient } from '../store/clients';
 import { ACCOUNTS_TABLE } from '../store/tables';
 import { usageStore } from '../store/usage-store';
@@ -13,10 +12,7 @@ let shared: ReturnType<typeof createAuthorizer> | undefined;
 /** The module-scope authorizer of a function process: one client, one record cache. */
 export function defaultAuthorizer(overrides: Partial<AuthorizerDeps> = {}): ReturnType<typeof createAuthorizer> {
   if (shared && Object.keys(overrides).length === 0) return shared;
-  const accounts = new AccountsStore(documentClient(), requireEnv(ACCOUNTS_TABLE.envVar), {
-    clock: systemClock,
-    randomBytes: (n) => randomBytes(n),
-  });
+  const accounts = new AccountsReadStore(documentClient(), requireEnv(ACCOUNTS_TABLE.envVar));
   const authorizer = createAuthorizer({
     keys: accounts,
     accounts,

@@ -1,4 +1,4 @@
-import { type DecimalValue, decimal, ROUND_HALF_EVEN } from './decimal';
+import { type Decimal, decimal, divide, multiply, roundToPlaces, roundToSignificant, toPlain } from './decimal';
 
 export const PIVOT = 'EUR';
 export const RATE_SIGNIFICANT_DIGITS = 8;
@@ -37,8 +37,8 @@ export function sameSnapshot(a: RateSnapshot | undefined, b: RateSnapshot | unde
 }
 
 /** Rounds to the contract's 8 significant digits, half-even, and returns a JSON-safe number. */
-export function roundRate(value: DecimalValue): number {
-  return Number(value.prec(RATE_SIGNIFICANT_DIGITS, ROUND_HALF_EVEN).toString());
+export function roundRate(value: Decimal): number {
+  return Number(toPlain(roundToSignificant(value, RATE_SIGNIFICANT_DIGITS)));
 }
 
 /**
@@ -50,7 +50,7 @@ export function crossRate(eurRates: Readonly<Record<string, number>>, from: stri
   const a = from === PIVOT ? 1 : eurRates[from];
   const b = to === PIVOT ? 1 : eurRates[to];
   if (a === undefined || b === undefined) return undefined;
-  return roundRate(decimal(b).div(a));
+  return roundRate(divide(decimal(b), decimal(a)));
 }
 
 /** Every currency of the snapshot against `base`, the base included (value 1). */
@@ -62,7 +62,7 @@ export function rateTable(eurRates: Readonly<Record<string, number>>, base: stri
   for (const code of Object.keys(eurRates).sort()) {
     const value = eurRates[code];
     if (value === undefined) continue;
-    table[code] = code === base ? 1 : roundRate(decimal(value).div(divisor));
+    table[code] = code === base ? 1 : roundRate(divide(decimal(value), divisor));
   }
   table[base] = 1;
   return table;
@@ -73,5 +73,5 @@ export function rateTable(eurRates: Readonly<Record<string, number>>, base: stri
  * rounded half-even to 6 decimal places. Returns the exact decimal string.
  */
 export function convert(amount: string, rate: number): string {
-  return decimal(amount).times(decimal(rate)).round(CONVERTED_DECIMAL_PLACES, ROUND_HALF_EVEN).toString();
+  return toPlain(roundToPlaces(multiply(decimal(amount), decimal(rate)), CONVERTED_DECIMAL_PLACES));
 }

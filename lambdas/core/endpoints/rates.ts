@@ -1,5 +1,4 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import * as z from 'zod/mini';
 import { currencyInfo, isActiveCode, type Locale } from '../domain/currencies';
 import { formatDay, oneYearBefore } from '../domain/dates';
 import {
@@ -13,21 +12,16 @@ import { convert, crossRate, type RateSnapshot, rateTable } from '../domain/rate
 import { type Endpoint, pathParams, singleQuery } from '../http/api-handler';
 import { RawNumber, stringifyJson } from '../http/json';
 import { accessOf } from '../http/middleware';
-import { successResponse } from '../http/responses';
 import {
-  historyPathSchema,
-  LatestQuerySchema,
-  LocaleQuerySchema,
-  PairPathSchema,
-  PairQuerySchema,
-  parseOrThrow,
-} from '../http/schemas';
+  readEnrichedInput,
+  readHistoryPath,
+  readLatestQuery,
+  readLocaleQuery,
+  readPairInput,
+} from '../http/parameters';
+import { successResponse } from '../http/responses';
 import { logger } from '../observability';
 import type { EndpointDeps } from './deps';
-
-/** Path and query parsed together, so a malformed value (400) outranks an unsupported one (422) wherever it is. */
-const PairInputSchema = /* @__PURE__ */ (() => z.object({ path: PairPathSchema, query: PairQuerySchema }))();
-const EnrichedInputSchema = /* @__PURE__ */ (() => z.object({ path: PairPathSchema, query: LocaleQuerySchema }))();
 
 /** A store that cannot be read is a dependency being down: 503, so clients retry, rather than a 500. */
 async function storeRead<T>(read: () => Promise<T>): Promise<T> {
@@ -68,7 +62,7 @@ async function currentPairRate(deps: EndpointDeps, from: string, to: string): Pr
 
 export function latestEndpoint(deps: EndpointDeps): Endpoint {
   return async (event) => {
-    const { base } = parseOrThrow(LatestQuerySchema, singleQuery(event, ['base']));
+    const { base } = readLatestQuery(singleQuery(event, ['base']));
     const { snapshot, rates } = await current(deps);
     requireServed(rates, base, 'base');
     // The whole body is rendered once per base and snapshot; a warm function then only copies a string.
@@ -81,10 +75,8 @@ export function latestEndpoint(deps: EndpointDeps): Endpoint {
 
 export function pairEndpoint(deps: EndpointDeps): Endpoint {
   return async (event) => {
-    const {
-      path: { from, to },
-      query: { amount },
-    } = parseOrThrow(PairInputSchema, { path: pathParams(event), query: singleQuery(event, ['amount']) });
+    // Path and query are read together, so a malformed value (400) outranks an unsupported one (422) wherever it is.
+    const { from, to, amount } = readPairInput({ path: pathParams(event), query: singleQuery(event, ['amount']) });
     const rate = await currentPairRate(deps, from, to);
     const data =
       amount === undefined
@@ -101,12 +93,9 @@ export function pairEndpoint(deps: EndpointDeps): Endpoint {
 }
 
 export function historyEndpoint(deps: EndpointDeps): Endpoint {
-  // The schema is built once; it reads `today` through this variable, set just before each (synchronous) parse.
-  let today = '';
-  const schema = historyPathSchema(() => today);
   return async (event: APIGatewayProxyEvent) => {
-    today = formatDay(deps.clock());
-    const { from, to, date } = parseOrThrow(schema, pathParams(event));
+    const today = formatDay(deps.clock());
+    const { from, to, date } = readHistoryPath(pathParams(event), today);
     // Active codes are supported where the sources deliver them today; withdrawn ones on their historical days.
     const { rates } = await current(deps);
     if (isActiveCode(from)) requireServed(rates, from, 'from');
@@ -134,7 +123,7 @@ export function historyEndpoint(deps: EndpointDeps): Endpoint {
 
 export function currenciesEndpoint(deps: EndpointDeps): Endpoint {
   return async (event) => {
-    const { locale } = parseOrThrow(LocaleQuerySchema, singleQuery(event, ['locale']));
+    const { locale } = readLocaleQuery(singleQuery(event, ['locale']));
     const { snapshot, rates } = await current(deps);
     const body = deps.reader.memo(snapshot, `currencies:${locale}`, () => {
       const currencies: Record<string, string> = {};
@@ -155,10 +144,7 @@ function detail(code: string, locale: Locale): { name: string; symbol: string } 
 
 export function enrichedEndpoint(deps: EndpointDeps): Endpoint {
   return async (event) => {
-    const {
-      path: { from, to },
-      query: { locale },
-    } = parseOrThrow(EnrichedInputSchema, { path: pathParams(event), query: singleQuery(event, ['locale']) });
+    const { from, to, locale } = readEnrichedInput({ path: pathParams(event), query: singleQuery(event, ['locale']) });
     return successResponse({
       base: from,
       target: to,

@@ -84,7 +84,8 @@ export interface RouteMatch {
   pathParameters: Record<string, string>;
 }
 
-const compiled = ROUTES.map((route) => {
+// Pure-annotated: only the authorizer and the local gateway match paths; the endpoints leave this out.
+const compiled = /* @__PURE__ */ ROUTES.map((route) => {
   const names: string[] = [];
   const pattern = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     names.push(name);

@@ -11,29 +11,18 @@ import * as z from 'zod/mini';
 import { generateApiKey, hashApiKey, type RandomBytes, randomBase62 } from '../domain/api-key';
 import { formatTimestamp } from '../domain/dates';
 import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
+import {
+  type Account,
+  type AccountStatus,
+  type ApiKeyRecord,
+  accountFromItem,
+  keyFromItem,
+  storedOverrides,
+} from './account-items';
+import { AccountsReadStore } from './accounts-read-store';
 import { accountKey, apiKeyKey } from './tables';
 
-export type AccountStatus = 'active' | 'suspended';
-
-export interface Account {
-  accountId: string;
-  plan: PlanId;
-  status: AccountStatus;
-  verified: boolean;
-  email?: string;
-  overrides: LimitOverrides;
-  /** Keys created and not revoked; the counter that enforces the plan's key limit. */
-  activeKeys: number;
-  createdAt: string;
-}
-
-export interface ApiKeyRecord {
-  keyId: string;
-  accountId: string;
-  name: string;
-  createdAt: string;
-  revokedAt?: string;
-}
+export type { Account, AccountStatus, ApiKeyRecord } from './account-items';
 
 export interface CreatedKey {
   /** The full key: returned here once and never stored. */
@@ -67,7 +56,6 @@ export const DEFAULT_KEY_NAME = 'default';
 const ID_RANDOM_LENGTH = 16;
 const KEY_INDEX_BY_ACCOUNT = 'keys-by-account';
 const KEY_INDEX_BY_ID = 'keys-by-id';
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** Echoes an identifier in a message only as a short printable token. */
 function printable(value: string): string {
@@ -139,7 +127,7 @@ export class InvalidAccountInputError extends AccountsError {
   }
 }
 
-/** Builds a value on first use: the authorizer reads items and never needs the schemas of account creation. */
+/** Builds a value on first use: only account creation and key naming need these schemas. */
 function once<T>(build: () => T): () => T {
   let value: T | undefined;
   return () => {
@@ -184,88 +172,11 @@ const inputSchemas = once(() => {
   return { CreateAccountInputSchema, KeyNameSchema };
 });
 
-interface StoredOverrides {
-  monthly_limit?: number;
-  per_minute?: number;
-  overflow_percent?: number;
-  overflow_allowed?: boolean;
-}
-
-/** Stored items, checked as they are read. */
-const itemSchemas = once(() => {
-  const StoredOverridesSchema = z.object({
-    monthly_limit: z.optional(z.number()),
-    per_minute: z.optional(z.number()),
-    overflow_percent: z.optional(z.number()),
-    overflow_allowed: z.optional(z.boolean()),
-  });
-  const AccountItemSchema = z.object({
-    account_id: z.string(),
-    plan: planIdSchema(),
-    status: z.enum(['active', 'suspended']),
-    verified: z.boolean(),
-    email: z.optional(z.string()),
-    overrides: z.optional(StoredOverridesSchema),
-    active_keys: z.number(),
-    created_at: z.string(),
-  });
-  const KeyItemSchema = z.object({
-    key_id: z.string(),
-    key_account_id: z.string(),
-    name: z.string(),
-    created_at: z.string(),
-    revoked_at: z.optional(z.string()),
-  });
-  return { AccountItemSchema, KeyItemSchema };
-});
-
 function firstIssue(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid input';
   const path = issue.path.join('.');
   return path ? `${path}: ${issue.message}` : issue.message;
-}
-
-function accountFromItem(item: Record<string, unknown>): Account {
-  const parsed = itemSchemas().AccountItemSchema.parse(item);
-  const stored = parsed.overrides ?? {};
-  const overrides: LimitOverrides = {};
-  if (stored.monthly_limit !== undefined) overrides.monthlyLimit = stored.monthly_limit;
-  if (stored.per_minute !== undefined) overrides.perMinute = stored.per_minute;
-  if (stored.overflow_percent !== undefined) overrides.overflowPercent = stored.overflow_percent;
-  if (stored.overflow_allowed !== undefined) overrides.overflowAllowed = stored.overflow_allowed;
-  const account: Account = {
-    accountId: parsed.account_id,
-    plan: parsed.plan,
-    status: parsed.status,
-    verified: parsed.verified,
-    overrides,
-    activeKeys: parsed.active_keys,
-    createdAt: parsed.created_at,
-  };
-  if (parsed.email !== undefined) account.email = parsed.email;
-  return account;
-}
-
-function keyFromItem(item: Record<string, unknown>): ApiKeyRecord {
-  const parsed = itemSchemas().KeyItemSchema.parse(item);
-  const record: ApiKeyRecord = {
-    keyId: parsed.key_id,
-    accountId: parsed.key_account_id,
-    name: parsed.name,
-    createdAt: parsed.created_at,
-  };
-  if (parsed.revoked_at !== undefined) record.revokedAt = parsed.revoked_at;
-  return record;
-}
-
-function storedOverrides(overrides: LimitOverrides): StoredOverrides {
-  return {
-    monthly_limit: overrides.monthlyLimit,
-    per_minute: overrides.perMinute,
-    overflow_percent: overrides.overflowPercent,
-    overflow_allowed: overrides.overflowAllowed,
-  };
 }
 
 function isConditionFailure(error: unknown): boolean {
@@ -289,14 +200,15 @@ const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
  * Changing the plan never touches existing keys: an account moved from Pro to Free with two active keys keeps both
  * working and simply cannot create another until it is below the Free limit.
  */
-export class AccountsStore {
+export class AccountsStore extends AccountsReadStore {
   private readonly newId: (kind: 'account' | 'key') => string;
 
   constructor(
-    private readonly client: DynamoDBDocumentClient,
-    readonly tableName: string,
+    client: DynamoDBDocumentClient,
+    tableName: string,
     private readonly deps: AccountsStoreDeps,
   ) {
+    super(client, tableName);
     this.newId =
       deps.newId ??
       ((kind) => `${kind === 'account' ? 'acc' : 'key'}_${randomBase62(ID_RANDOM_LENGTH, deps.randomBytes)}`);
@@ -340,18 +252,6 @@ export class AccountsStore {
       throw error;
     }
     return account;
-  }
-
-  /** The account, or undefined; the authorizer's lookup. */
-  async findAccount(accountId: string, options: { consistent?: boolean } = {}): Promise<Account | undefined> {
-    const out = await this.client.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: { pk: accountKey(accountId) },
-        ConsistentRead: options.consistent ?? false,
-      }),
-    );
-    return out.Item ? accountFromItem(out.Item) : undefined;
   }
 
   async getAccount(accountId: string): Promise<Account> {
@@ -505,13 +405,6 @@ export class AccountsStore {
         if (!isConditionFailure(error) || attempt >= 3) throw error;
       }
     }
-  }
-
-  /** The authorizer's lookup: one GetItem by the key's SHA-256. Malformed hashes are answered without a read. */
-  async findKeyByHash(sha256: string): Promise<ApiKeyRecord | undefined> {
-    if (!SHA256_HEX.test(sha256)) return undefined;
-    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: apiKeyKey(sha256) } }));
-    return out.Item ? keyFromItem(out.Item) : undefined;
   }
 
   /** Every key of the account, revoked ones included, oldest first. */

@@ -321,4 +321,45 @@ describe('authorizer context', () => {
     expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthLimit]: '' })).toBeUndefined();
     expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.plan]: '' })).toBeUndefined();
   });
+
+  it('refuses counts that are not non-negative safe integers, in either spelling', () => {
+    const good = toAuthorizerContext(state());
+    const refused: unknown[] = [
+      -1,
+      1.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.MAX_SAFE_INTEGER + 1,
+      '9007199254740992',
+      '12345678901234567',
+      ' 1',
+      '1 ',
+      '+1',
+      '1e3',
+      '0x10',
+      '１',
+      true,
+      null,
+      [1],
+    ];
+    for (const value of refused) {
+      expect([value, fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthUsed]: value })]).toEqual([
+        value,
+        undefined,
+      ]);
+    }
+    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthUsed]: '9007199254740991' })?.monthUsed).toBe(
+      Number.MAX_SAFE_INTEGER,
+    );
+    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthUsed]: '0012' })?.monthUsed).toBe(12);
+    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthUsed]: 0 })?.monthUsed).toBe(0);
+  });
+
+  it('refuses a plan that is not a string of 1 to 64 characters', () => {
+    const good = toAuthorizerContext(state());
+    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.plan]: 'P'.repeat(64) })?.plan).toBe('P'.repeat(64));
+    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.plan]: 'P'.repeat(65) })).toBeUndefined();
+    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.plan]: 42 })).toBeUndefined();
+    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.verdict]: undefined })).toBeUndefined();
+  });
 });

@@ -1,20 +1,20 @@
 import fc from 'fast-check';
 import { ApiError } from '../../../lambdas/core/domain/errors';
 import {
-  AmountSchema,
-  historyPathSchema,
-  LatestQuerySchema,
-  LocaleQuerySchema,
   MAX_PARAMETER_LENGTH,
-  PairPathSchema,
-  PairQuerySchema,
-  parseOrThrow,
-} from '../../../lambdas/core/http/schemas';
+  readAmount,
+  readEnrichedInput,
+  readHistoryPath,
+  readLatestQuery,
+  readLocaleQuery,
+  readPairInput,
+} from '../../../lambdas/core/http/parameters';
 
 const TODAY = '2026-11-22';
-const HistoryPathSchema = historyPathSchema(() => TODAY);
+const history = (path: unknown) => readHistoryPath(path, TODAY);
+const pairPath = (path: unknown) => readPairInput({ path, query: {} });
 
-/** The ApiError a parse throws, as plain fields. */
+/** The ApiError a read throws, as plain fields. */
 function refusal(run: () => unknown): { status: number; code: string; param: string | undefined; message: string } {
   try {
     run();
@@ -22,16 +22,16 @@ function refusal(run: () => unknown): { status: number; code: string; param: str
     if (!(error instanceof ApiError)) throw error;
     return { status: error.status, code: error.code, param: error.param, message: error.message };
   }
-  throw new Error('expected the parse to be refused');
+  throw new Error('expected the parameters to be refused');
 }
 
-const amount = (text: string) => parseOrThrow(PairQuerySchema, { amount: text }).amount;
+const amount = (text: string) => readPairInput({ path: { from: 'USD', to: 'EUR' }, query: { amount: text } }).amount;
 
 describe('currency codes in paths and queries', () => {
   it('upper-cases lower-case and mixed-case codes', () => {
-    expect(parseOrThrow(PairPathSchema, { from: 'usd', to: 'eUr' })).toEqual({ from: 'USD', to: 'EUR' });
-    expect(parseOrThrow(LatestQuerySchema, { base: 'gbp' })).toEqual({ base: 'GBP' });
-    expect(parseOrThrow(HistoryPathSchema, { from: 'chf', to: 'jpy', date: '2026-01-05' })).toEqual({
+    expect(pairPath({ from: 'usd', to: 'eUr' })).toEqual({ from: 'USD', to: 'EUR' });
+    expect(readLatestQuery({ base: 'gbp' })).toEqual({ base: 'GBP' });
+    expect(history({ from: 'chf', to: 'jpy', date: '2026-01-05' })).toEqual({
       from: 'CHF',
       to: 'JPY',
       date: '2026-01-05',
@@ -39,18 +39,18 @@ describe('currency codes in paths and queries', () => {
   });
 
   it('refuses an unknown code with 422 unsupported-currency naming the parameter', () => {
-    expect(refusal(() => parseOrThrow(PairPathSchema, { from: 'USD', to: 'XYZ' }))).toEqual({
+    expect(refusal(() => pairPath({ from: 'USD', to: 'XYZ' }))).toEqual({
       status: 422,
       code: 'unsupported-currency',
       param: 'to',
       message: "Currency 'XYZ' is not supported.",
     });
-    expect(refusal(() => parseOrThrow(PairPathSchema, { from: 'abc', to: 'USD' }))).toMatchObject({
+    expect(refusal(() => pairPath({ from: 'abc', to: 'USD' }))).toMatchObject({
       status: 422,
       param: 'from',
       message: "Currency 'ABC' is not supported.",
     });
-    expect(refusal(() => parseOrThrow(LatestQuerySchema, { base: 'BTC' }))).toMatchObject({
+    expect(refusal(() => readLatestQuery({ base: 'BTC' }))).toMatchObject({
       status: 422,
       code: 'unsupported-currency',
       param: 'base',
@@ -59,7 +59,7 @@ describe('currency codes in paths and queries', () => {
 
   it('treats codes of the wrong length or with other characters as unsupported', () => {
     for (const code of ['US', 'USDD', '', 'U$D', '123', 'US D']) {
-      expect(refusal(() => parseOrThrow(PairPathSchema, { from: code, to: 'EUR' }))).toMatchObject({
+      expect(refusal(() => pairPath({ from: code, to: 'EUR' }))).toMatchObject({
         status: 422,
         code: 'unsupported-currency',
         param: 'from',
@@ -68,43 +68,43 @@ describe('currency codes in paths and queries', () => {
   });
 
   it('accepts withdrawn codes on the historical endpoint only', () => {
-    expect(parseOrThrow(HistoryPathSchema, { from: 'cyp', to: 'EUR', date: '2007-12-31' })).toMatchObject({
+    expect(history({ from: 'cyp', to: 'EUR', date: '2007-12-31' })).toMatchObject({
       from: 'CYP',
     });
-    expect(parseOrThrow(HistoryPathSchema, { from: 'EUR', to: 'HRK', date: '2022-12-30' })).toMatchObject({
+    expect(history({ from: 'EUR', to: 'HRK', date: '2022-12-30' })).toMatchObject({
       to: 'HRK',
     });
-    expect(refusal(() => parseOrThrow(PairPathSchema, { from: 'CYP', to: 'EUR' }))).toMatchObject({
+    expect(refusal(() => pairPath({ from: 'CYP', to: 'EUR' }))).toMatchObject({
       status: 422,
       param: 'from',
     });
-    expect(refusal(() => parseOrThrow(LatestQuerySchema, { base: 'HRK' }))).toMatchObject({
+    expect(refusal(() => readLatestQuery({ base: 'HRK' }))).toMatchObject({
       status: 422,
       param: 'base',
     });
   });
 
   it('defaults the latest base to EUR', () => {
-    expect(parseOrThrow(LatestQuerySchema, {})).toEqual({ base: 'EUR' });
-    expect(parseOrThrow(LatestQuerySchema, { base: undefined })).toEqual({ base: 'EUR' });
+    expect(readLatestQuery({})).toEqual({ base: 'EUR' });
+    expect(readLatestQuery({ base: undefined })).toEqual({ base: 'EUR' });
   });
 
   it('ignores unknown query parameters', () => {
-    expect(parseOrThrow(LatestQuerySchema, { base: 'USD', foo: 'bar' })).toEqual({ base: 'USD' });
+    expect(readLatestQuery({ base: 'USD', foo: 'bar' })).toEqual({ base: 'USD' });
   });
 
   it('refuses a missing or non-string path parameter with 400 invalid-parameter', () => {
-    expect(refusal(() => parseOrThrow(PairPathSchema, { from: 'USD' }))).toMatchObject({
+    expect(refusal(() => pairPath({ from: 'USD' }))).toMatchObject({
       status: 400,
       code: 'invalid-parameter',
       param: 'to',
     });
-    expect(refusal(() => parseOrThrow(LatestQuerySchema, { base: ['USD', 'GBP'] }))).toMatchObject({
+    expect(refusal(() => readLatestQuery({ base: ['USD', 'GBP'] }))).toMatchObject({
       status: 400,
       code: 'invalid-parameter',
       param: 'base',
     });
-    expect(refusal(() => parseOrThrow(PairPathSchema, null))).toMatchObject({ status: 400, code: 'invalid-parameter' });
+    expect(refusal(() => pairPath(null))).toMatchObject({ status: 400, code: 'invalid-parameter' });
   });
 });
 
@@ -112,16 +112,16 @@ describe('absurdly long values', () => {
   const long = 'A'.repeat(MAX_PARAMETER_LENGTH + 1);
 
   it(`refuse values over ${MAX_PARAMETER_LENGTH} characters with 400 invalid-parameter before any other check`, () => {
-    expect(refusal(() => parseOrThrow(PairPathSchema, { from: long, to: 'EUR' }))).toMatchObject({
+    expect(refusal(() => pairPath({ from: long, to: 'EUR' }))).toMatchObject({
       status: 400,
       code: 'invalid-parameter',
       param: 'from',
     });
-    expect(refusal(() => parseOrThrow(LatestQuerySchema, { base: long }))).toMatchObject({
+    expect(refusal(() => readLatestQuery({ base: long }))).toMatchObject({
       status: 400,
       param: 'base',
     });
-    expect(refusal(() => parseOrThrow(LocaleQuerySchema, { locale: long }))).toMatchObject({
+    expect(refusal(() => readLocaleQuery({ locale: long }))).toMatchObject({
       status: 400,
       code: 'invalid-parameter',
       param: 'locale',
@@ -131,14 +131,16 @@ describe('absurdly long values', () => {
       code: 'invalid-parameter',
       param: 'amount',
     });
-    expect(
-      refusal(() => parseOrThrow(HistoryPathSchema, { from: 'USD', to: 'EUR', date: `2026-01-01${' '.repeat(60)}` })),
-    ).toMatchObject({ status: 400, code: 'invalid-parameter', param: 'date' });
+    expect(refusal(() => history({ from: 'USD', to: 'EUR', date: `2026-01-01${' '.repeat(60)}` }))).toMatchObject({
+      status: 400,
+      code: 'invalid-parameter',
+      param: 'date',
+    });
   });
 
   it(`judge values of exactly ${MAX_PARAMETER_LENGTH} characters on their content`, () => {
     const limit = 'A'.repeat(MAX_PARAMETER_LENGTH);
-    expect(refusal(() => parseOrThrow(PairPathSchema, { from: limit, to: 'EUR' }))).toMatchObject({
+    expect(refusal(() => pairPath({ from: limit, to: 'EUR' }))).toMatchObject({
       status: 422,
       code: 'unsupported-currency',
     });
@@ -146,14 +148,17 @@ describe('absurdly long values', () => {
   });
 
   it('do not echo the long value in the message', () => {
-    const { message } = refusal(() => parseOrThrow(PairPathSchema, { from: long, to: 'EUR' }));
+    const { message } = refusal(() => pairPath({ from: long, to: 'EUR' }));
     expect(message).not.toContain(long.slice(0, 20));
   });
 });
 
 describe('amount', () => {
   it('is optional', () => {
-    expect(parseOrThrow(PairQuerySchema, {})).toEqual({});
+    expect(readPairInput({ path: { from: 'usd', to: 'eur' }, query: {} })).toEqual({ from: 'USD', to: 'EUR' });
+    expect(readPairInput({ path: { from: 'usd', to: 'eur' }, query: { amount: undefined } })).not.toHaveProperty(
+      'amount',
+    );
   });
 
   it('accepts the extremes 0.000001 and 999999999999.999999 unchanged', () => {
@@ -255,21 +260,22 @@ describe('amount', () => {
     );
   });
 
-  it('is usable alone as AmountSchema', () => {
-    expect(parseOrThrow(AmountSchema, '2.50')).toBe('2.5');
+  it('is readable alone', () => {
+    expect(readAmount('2.50')).toBe('2.5');
+    expect(refusal(() => readAmount('2,50'))).toMatchObject({ status: 400, code: 'invalid-amount' });
   });
 });
 
 describe('date', () => {
   it('accepts a real day up to and including today', () => {
-    expect(parseOrThrow(HistoryPathSchema, { from: 'USD', to: 'EUR', date: TODAY }).date).toBe(TODAY);
-    expect(parseOrThrow(HistoryPathSchema, { from: 'USD', to: 'EUR', date: '1999-01-04' }).date).toBe('1999-01-04');
-    expect(parseOrThrow(HistoryPathSchema, { from: 'USD', to: 'EUR', date: '2024-02-29' }).date).toBe('2024-02-29');
+    expect(history({ from: 'USD', to: 'EUR', date: TODAY }).date).toBe(TODAY);
+    expect(history({ from: 'USD', to: 'EUR', date: '1999-01-04' }).date).toBe('1999-01-04');
+    expect(history({ from: 'USD', to: 'EUR', date: '2024-02-29' }).date).toBe('2024-02-29');
   });
 
   it('refuses a wrong format with 400 invalid-date', () => {
     for (const date of ['2026-1-05', '20260105', '2026/01/05', '05-01-2026', '2026-01-05T00:00:00Z', 'today', '']) {
-      expect([date, refusal(() => parseOrThrow(HistoryPathSchema, { from: 'USD', to: 'EUR', date }))]).toEqual([
+      expect([date, refusal(() => history({ from: 'USD', to: 'EUR', date }))]).toEqual([
         date,
         expect.objectContaining({ status: 400, code: 'invalid-date', param: 'date' }),
       ]);
@@ -278,7 +284,7 @@ describe('date', () => {
 
   it('refuses days that do not exist with 400 invalid-date', () => {
     for (const date of ['2023-02-30', '2023-13-01', '2023-02-29', '2100-02-29', '2023-00-01', '2023-04-31']) {
-      expect([date, refusal(() => parseOrThrow(HistoryPathSchema, { from: 'USD', to: 'EUR', date }))]).toEqual([
+      expect([date, refusal(() => history({ from: 'USD', to: 'EUR', date }))]).toEqual([
         date,
         expect.objectContaining({ status: 400, code: 'invalid-date', param: 'date' }),
       ]);
@@ -286,20 +292,14 @@ describe('date', () => {
   });
 
   it('refuses days after today (UTC) with 400 invalid-date, judged by the injected clock', () => {
-    const refusedTomorrow = refusal(() =>
-      parseOrThrow(HistoryPathSchema, { from: 'USD', to: 'EUR', date: '2026-11-23' }),
-    );
+    const refusedTomorrow = refusal(() => history({ from: 'USD', to: 'EUR', date: '2026-11-23' }));
     expect(refusedTomorrow).toMatchObject({ status: 400, code: 'invalid-date', param: 'date' });
-    expect(refusal(() => parseOrThrow(HistoryPathSchema, { from: 'USD', to: 'EUR', date: '2027-01-01' })).code).toBe(
-      'invalid-date',
-    );
-    const later = historyPathSchema(() => '2026-11-23');
-    expect(parseOrThrow(later, { from: 'USD', to: 'EUR', date: '2026-11-23' }).date).toBe('2026-11-23');
+    expect(refusal(() => history({ from: 'USD', to: 'EUR', date: '2027-01-01' })).code).toBe('invalid-date');
+    expect(readHistoryPath({ from: 'USD', to: 'EUR', date: '2026-11-23' }, '2026-11-23').date).toBe('2026-11-23');
   });
 
   it('explains which rule the date broke', () => {
-    const message = (date: string) =>
-      refusal(() => parseOrThrow(HistoryPathSchema, { from: 'USD', to: 'EUR', date })).message;
+    const message = (date: string) => refusal(() => history({ from: 'USD', to: 'EUR', date })).message;
     const messages = new Set([message('2026-1-1'), message('2023-02-30'), message('2026-12-01')]);
     expect(messages.size).toBe(3);
   });
@@ -307,14 +307,14 @@ describe('date', () => {
 
 describe('locale', () => {
   it('defaults to en and accepts en and de', () => {
-    expect(parseOrThrow(LocaleQuerySchema, {})).toEqual({ locale: 'en' });
-    expect(parseOrThrow(LocaleQuerySchema, { locale: 'en' })).toEqual({ locale: 'en' });
-    expect(parseOrThrow(LocaleQuerySchema, { locale: 'de' })).toEqual({ locale: 'de' });
+    expect(readLocaleQuery({})).toEqual({ locale: 'en' });
+    expect(readLocaleQuery({ locale: 'en' })).toEqual({ locale: 'en' });
+    expect(readLocaleQuery({ locale: 'de' })).toEqual({ locale: 'de' });
   });
 
   it('refuses anything else, case-sensitively, with 422 unsupported-locale', () => {
     for (const locale of ['fr', 'DE', 'En', 'de-DE', 'en_US', '', ' en']) {
-      expect([locale, refusal(() => parseOrThrow(LocaleQuerySchema, { locale }))]).toEqual([
+      expect([locale, refusal(() => readLocaleQuery({ locale }))]).toEqual([
         locale,
         expect.objectContaining({ status: 422, code: 'unsupported-locale', param: 'locale' }),
       ]);
@@ -324,27 +324,96 @@ describe('locale', () => {
 
 describe('several faults at once', () => {
   it('report a 400 before a 422', () => {
-    expect(
-      refusal(() => parseOrThrow(HistoryPathSchema, { from: 'XYZ', to: 'ABC', date: '2023-02-30' })),
-    ).toMatchObject({ status: 400, code: 'invalid-date' });
-    expect(refusal(() => parseOrThrow(PairPathSchema, { from: 'XYZ', to: 'A'.repeat(65) }))).toMatchObject({
+    expect(refusal(() => history({ from: 'XYZ', to: 'ABC', date: '2023-02-30' }))).toMatchObject({
+      status: 400,
+      code: 'invalid-date',
+    });
+    expect(refusal(() => pairPath({ from: 'XYZ', to: 'A'.repeat(65) }))).toMatchObject({
       status: 400,
       code: 'invalid-parameter',
       param: 'to',
     });
-    expect(
-      refusal(() => parseOrThrow(HistoryPathSchema, { from: 'XYZ', to: 'USD', date: '2099-01-01' })),
-    ).toMatchObject({ status: 400, code: 'invalid-date' });
+    expect(refusal(() => history({ from: 'XYZ', to: 'USD', date: '2099-01-01' }))).toMatchObject({
+      status: 400,
+      code: 'invalid-date',
+    });
   });
 
-  it('report the first fault in schema order among faults of the same status', () => {
-    expect(refusal(() => parseOrThrow(PairPathSchema, { from: 'XYZ', to: 'ABC' }))).toMatchObject({
+  it('report the first fault in parameter order among faults of the same status', () => {
+    expect(refusal(() => pairPath({ from: 'XYZ', to: 'ABC' }))).toMatchObject({
       status: 422,
       param: 'from',
     });
-    expect(refusal(() => parseOrThrow(PairPathSchema, { from: 'A'.repeat(65), to: 'B'.repeat(65) }))).toMatchObject({
+    expect(refusal(() => pairPath({ from: 'A'.repeat(65), to: 'B'.repeat(65) }))).toMatchObject({
       status: 400,
       param: 'from',
     });
+  });
+});
+
+describe('path and query read together', () => {
+  it('report a malformed amount (400) before an unsupported currency in the path (422)', () => {
+    expect(refusal(() => readPairInput({ path: { from: 'XYZ', to: 'EUR' }, query: { amount: '1e3' } }))).toMatchObject({
+      status: 400,
+      code: 'invalid-amount',
+      param: 'amount',
+    });
+  });
+
+  it('report the path before the query among faults of the same status', () => {
+    expect(
+      refusal(() => readPairInput({ path: { from: 'USD', to: 'A'.repeat(65) }, query: { amount: '-1' } })),
+    ).toMatchObject({ status: 400, param: 'to' });
+    expect(refusal(() => readEnrichedInput({ path: { from: 'USD', to: 'XYZ' }, query: { locale: 'fr' } }))).toEqual({
+      status: 422,
+      code: 'unsupported-currency',
+      param: 'to',
+      message: "Currency 'XYZ' is not supported.",
+    });
+  });
+
+  it('read the enriched pair with its locale, en by default', () => {
+    expect(readEnrichedInput({ path: { from: 'usd', to: 'jpy' }, query: {} })).toEqual({
+      from: 'USD',
+      to: 'JPY',
+      locale: 'en',
+    });
+    expect(readEnrichedInput({ path: { from: 'USD', to: 'JPY' }, query: { locale: 'de' } })).toMatchObject({
+      locale: 'de',
+    });
+    expect(refusal(() => readEnrichedInput({ path: { from: 'USD', to: 'JPY' }, query: { locale: 'DE' } }))).toEqual({
+      status: 422,
+      code: 'unsupported-locale',
+      param: 'locale',
+      message: "Locale 'DE' is not supported; use 'en' or 'de'.",
+    });
+  });
+
+  it('refuse parameters that are not strings, or input that is not an object, as malformed', () => {
+    expect(refusal(() => readPairInput({ path: { from: 'USD', to: 'EUR' }, query: { amount: 5 } }))).toEqual({
+      status: 400,
+      code: 'invalid-parameter',
+      param: 'amount',
+      message: "The parameter 'amount' is malformed.",
+    });
+    expect(refusal(() => readLocaleQuery({ locale: null }))).toMatchObject({ status: 400, param: 'locale' });
+    expect(refusal(() => readHistoryPath(undefined, TODAY))).toMatchObject({
+      status: 400,
+      code: 'invalid-parameter',
+      message: "The parameter 'parameter' is malformed.",
+    });
+  });
+
+  it('say which parameter is too long without echoing it', () => {
+    expect(refusal(() => readLatestQuery({ base: 'X'.repeat(65) }))).toEqual({
+      status: 400,
+      code: 'invalid-parameter',
+      param: 'base',
+      message: "The parameter 'base' is too long.",
+    });
+  });
+
+  it('ignore inherited property names', () => {
+    expect(readLatestQuery(Object.create({ base: 'GBP' }))).toEqual({ base: 'EUR' });
   });
 });

@@ -1,0 +1,159 @@
+/**
+ * The endpoints' path and query parameters, read into values or refused with the contract's errors. Hand-written
+ * rather than zod schemas: building zod and its schemas cost every endpoint's cold start about 3 ms, for a handful
+ * of string checks. All input validation of the rate endpoints lives here.
+ */
+import { isActiveCode, isCatalogCode, LOCALES, type Locale } from '../domain/currencies';
+import { parseDay } from '../domain/dates';
+import {
+  ApiError,
+  type ErrorParam,
+  InvalidAmountError,
+  InvalidDateError,
+  InvalidParameterError,
+  UnsupportedCurrencyError,
+  UnsupportedLocaleError,
+} from '../domain/errors';
+
+/** Longer values are refused before any other check: no currency, date, amount or locale is this long. */
+export const MAX_PARAMETER_LENGTH = 64;
+const AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const MAX_AMOUNT = 1_000_000_000_000;
+
+/** Where a parameter is read from, how (`read` throws the contract's error) and its value when not given. */
+interface Parameter<T> {
+  in: 'path' | 'query';
+  read: (raw: string) => T;
+  /** Without it, a parameter that is not given is malformed. */
+  absent?: () => T;
+}
+
+type Values<P> = { [K in keyof P]: P[K] extends Parameter<infer T> ? T : never };
+
+/** The raw parameters of one request: path parameters and single-valued query parameters. */
+export interface RawParameters {
+  path?: unknown;
+  query?: unknown;
+}
+
+const malformed = (param: string) => new InvalidParameterError(param, `The parameter '${param}' is malformed.`);
+
+function bounded(param: ErrorParam, raw: unknown): string {
+  if (typeof raw !== 'string') throw malformed(param);
+  if (raw.length > MAX_PARAMETER_LENGTH) {
+    throw new InvalidParameterError(param, `The parameter '${param}' is too long.`);
+  }
+  return raw;
+}
+
+function rawValue(source: unknown, name: string): unknown {
+  if (source === null || typeof source !== 'object') throw malformed('parameter');
+  return Object.hasOwn(source, name) ? (source as Record<string, unknown>)[name] : undefined;
+}
+
+/**
+ * Reads every parameter, in order. With several faults, a 400 (malformed) wins over a 422 (well-formed but
+ * unsupported); among equals, the first in order.
+ */
+function readAll<P extends Record<string, Parameter<unknown>>>(parameters: P, request: RawParameters): Values<P> {
+  const values: Record<string, unknown> = {};
+  let refusal: ApiError | undefined;
+  for (const [name, parameter] of Object.entries(parameters)) {
+    try {
+      const raw = rawValue(request[parameter.in], name);
+      if (raw !== undefined || !parameter.absent) values[name] = parameter.read(bounded(name, raw));
+      else values[name] = parameter.absent();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (!refusal || error.status < refusal.status) refusal = error;
+    }
+  }
+  if (refusal) throw refusal;
+  return values as Values<P>;
+}
+
+/** A currency code as written by a client: case-insensitive, upper-cased, in the catalog (active unless `withdrawn`). */
+export function readCurrencyCode(raw: string, param: ErrorParam, options: { allowWithdrawn?: boolean } = {}): string {
+  const code = raw.toUpperCase();
+  // ASCII letters only: toUpperCase alone would turn a Turkish dotless ı into I and accept 'ınr' as INR.
+  const ascii = /^[A-Za-z]{3}$/.test(raw);
+  const known = ascii && (options.allowWithdrawn ? isCatalogCode(code) : isActiveCode(code));
+  // Non-ASCII input is echoed as sent: upper-casing could turn it into a code that is supported.
+  if (!known) throw new UnsupportedCurrencyError(ascii ? code : raw, param);
+  return code;
+}
+
+export function readLocale(raw: string): Locale {
+  if (!(LOCALES as readonly string[]).includes(raw)) throw new UnsupportedLocaleError(raw);
+  return raw as Locale;
+}
+
+/** A plain decimal `0 < amount < 10^12`; kept as its string so no binary float ever touches it. */
+export function readAmount(raw: string): string {
+  if (!AMOUNT_PATTERN.test(raw)) throw new InvalidAmountError();
+  const [whole = '', fraction = ''] = raw.split('.');
+  const wholeDigits = whole.replace(/^0+(?=\d)/, '');
+  const isZero = /^0+$/.test(wholeDigits) && /^0*$/.test(fraction);
+  if (isZero || wholeDigits.length > String(MAX_AMOUNT).length || Number(wholeDigits) >= MAX_AMOUNT) {
+    throw new InvalidAmountError();
+  }
+  const trimmedFraction = fraction.replace(/0+$/, '');
+  return trimmedFraction ? `${wholeDigits}.${trimmedFraction}` : wholeDigits;
+}
+
+/** `YYYY-MM-DD`, a real calendar day, not after `today` (UTC). */
+export function readDay(raw: string, today: string): string {
+  if (!DAY_PATTERN.test(raw)) throw new InvalidDateError('format');
+  if (!parseDay(raw)) throw new InvalidDateError('calendar');
+  if (raw > today) throw new InvalidDateError('future');
+  return raw;
+}
+
+const currency = (
+  param: ErrorParam,
+  place: Parameter<string>['in'],
+  options: { allowWithdrawn?: boolean } = {},
+): Parameter<string> => ({ in: place, read: (raw) => readCurrencyCode(raw, param, options) });
+
+const LOCALE: Parameter<Locale> = { in: 'query', read: readLocale, absent: () => 'en' };
+
+/** `base` of GET /rates/latest, EUR when not given. */
+export function readLatestQuery(query: unknown): { base: string } {
+  return readAll({ base: { ...currency('base', 'query'), absent: () => 'EUR' } }, { query });
+}
+
+/** `from`/`to` and the optional `amount` of GET /rates/pair, checked together. */
+export function readPairInput(request: RawParameters): { from: string; to: string; amount?: string } {
+  const { amount, ...pair } = readAll(
+    {
+      from: currency('from', 'path'),
+      to: currency('to', 'path'),
+      amount: { in: 'query', read: readAmount, absent: (): string | undefined => undefined },
+    },
+    request,
+  );
+  return amount === undefined ? pair : { ...pair, amount };
+}
+
+/** `locale` of GET /currencies, en when not given. */
+export function readLocaleQuery(query: unknown): { locale: Locale } {
+  return readAll({ locale: LOCALE }, { query });
+}
+
+/** `from`/`to` and `locale` of GET /rates/enriched, checked together. */
+export function readEnrichedInput(request: RawParameters): { from: string; to: string; locale: Locale } {
+  return readAll({ from: currency('from', 'path'), to: currency('to', 'path'), locale: LOCALE }, request);
+}
+
+/** `from`/`to` (withdrawn codes included) and `date` of GET /rates/history, judged against `today` (UTC). */
+export function readHistoryPath(path: unknown, today: string): { from: string; to: string; date: string } {
+  return readAll(
+    {
+      from: currency('from', 'path', { allowWithdrawn: true }),
+      to: currency('to', 'path', { allowWithdrawn: true }),
+      date: { in: 'path', read: (raw: string) => readDay(raw, today) },
+    },
+    { path },
+  );
+}
