@@ -3,7 +3,7 @@ import {
   ResourceNotFoundException,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type RunningDynalite, startDynalite } from '../../lambdas/core/local/dynalite-server';
 import { InProcessTransport } from '../../lambdas/core/local/in-process-transport';
 import { createDocumentClient, createMeteringClient } from '../../lambdas/core/store/clients';
@@ -24,6 +24,19 @@ describe('InProcessTransport to the embedded emulator', () => {
   });
 
   const inProcess = () => createDocumentClient(dynalite.endpoint, new InProcessTransport(dynalite.listener));
+
+  /** Adds 1 to `n` of item `pk` while `n` is below `limit`, returning the new item. */
+  const addOneBelow = (client: DynamoDBDocumentClient, pk: string, limit: number) =>
+    client.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { pk },
+        UpdateExpression: 'ADD n :one',
+        ConditionExpression: 'NOT n >= :limit',
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
 
   it('writes through the listener what a client on the TCP port then reads, and the other way round', async () => {
     const local = inProcess();
@@ -49,34 +62,14 @@ describe('InProcessTransport to the embedded emulator', () => {
   });
 
   it('returns the new item of a conditional update', async () => {
-    const client = inProcess();
-    const out = await client.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: { pk: 'C' },
-        UpdateExpression: 'ADD n :one',
-        ConditionExpression: 'NOT n >= :limit',
-        ExpressionAttributeValues: { ':one': 1, ':limit': 2 },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    const out = await addOneBelow(inProcess(), 'C', 2);
     expect(out.Attributes).toEqual({ pk: 'C', n: 1 });
   });
 
   it("surfaces the emulator's errors as the SDK's typed exceptions", async () => {
     const client = inProcess();
-    const update = () =>
-      client.send(
-        new UpdateCommand({
-          TableName: table,
-          Key: { pk: 'D' },
-          UpdateExpression: 'ADD n :one',
-          ConditionExpression: 'NOT n >= :limit',
-          ExpressionAttributeValues: { ':one': 1, ':limit': 1 },
-        }),
-      );
-    await update();
-    await expect(update()).rejects.toBeInstanceOf(ConditionalCheckFailedException);
+    await addOneBelow(client, 'D', 1);
+    await expect(addOneBelow(client, 'D', 1)).rejects.toBeInstanceOf(ConditionalCheckFailedException);
     await expect(client.send(new GetCommand({ TableName: 'no-such-table', Key: { pk: 'A' } }))).rejects.toBeInstanceOf(
       ResourceNotFoundException,
     );

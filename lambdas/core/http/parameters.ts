@@ -118,42 +118,45 @@ const currency = (
 
 const LOCALE: Parameter<Locale> = { in: 'query', read: readLocale, absent: () => 'en' };
 
+// Built once, not per request; history's date depends on the day and is built per request.
+const LATEST = { base: { ...currency('base', 'query'), absent: () => 'EUR' } };
+const PAIR = {
+  from: currency('from', 'path'),
+  to: currency('to', 'path'),
+  amount: { in: 'query', read: readAmount, absent: () => undefined } satisfies Parameter<string | undefined>,
+};
+const CURRENCIES = { locale: LOCALE };
+const ENRICHED = { from: currency('from', 'path'), to: currency('to', 'path'), locale: LOCALE };
+const HISTORY_CODES = {
+  from: currency('from', 'path', { allowWithdrawn: true }),
+  to: currency('to', 'path', { allowWithdrawn: true }),
+};
+
 /** `base` of GET /rates/latest, EUR when not given. */
 export function readLatestQuery(query: unknown): { base: string } {
-  return readAll({ base: { ...currency('base', 'query'), absent: () => 'EUR' } }, { query });
+  return readAll(LATEST, { query });
 }
 
 /** `from`/`to` and the optional `amount` of GET /rates/pair, checked together. */
 export function readPairInput(request: RawParameters): { from: string; to: string; amount?: string } {
-  const { amount, ...pair } = readAll(
-    {
-      from: currency('from', 'path'),
-      to: currency('to', 'path'),
-      amount: { in: 'query', read: readAmount, absent: (): string | undefined => undefined },
-    },
-    request,
-  );
+  const { amount, ...pair } = readAll(PAIR, request);
   return amount === undefined ? pair : { ...pair, amount };
 }
 
 /** `locale` of GET /currencies, en when not given. */
 export function readLocaleQuery(query: unknown): { locale: Locale } {
-  return readAll({ locale: LOCALE }, { query });
+  return readAll(CURRENCIES, { query });
 }
 
 /** `from`/`to` and `locale` of GET /rates/enriched, checked together. */
 export function readEnrichedInput(request: RawParameters): { from: string; to: string; locale: Locale } {
-  return readAll({ from: currency('from', 'path'), to: currency('to', 'path'), locale: LOCALE }, request);
+  return readAll(ENRICHED, request);
 }
 
 /** `from`/`to` (withdrawn codes included) and `date` of GET /rates/history, judged against `today` (UTC). */
 export function readHistoryPath(path: unknown, today: string): { from: string; to: string; date: string } {
   return readAll(
-    {
-      from: currency('from', 'path', { allowWithdrawn: true }),
-      to: currency('to', 'path', { allowWithdrawn: true }),
-      date: { in: 'path', read: (raw: string) => readDay(raw, today) },
-    },
+    { ...HISTORY_CODES, date: { in: 'path', read: (raw: string) => readDay(raw, today) } satisfies Parameter<string> },
     { path },
   );
 }

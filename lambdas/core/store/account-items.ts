@@ -77,20 +77,22 @@ function optional<T>(kind: Kind, item: Item, name: string, check: Check<T>, labe
   return item[name] === undefined ? undefined : required(kind, item, name, check, label);
 }
 
+/** Each stored override attribute, the record field it fills and its check. */
+const OVERRIDE_ATTRIBUTES: readonly [keyof StoredOverrides, keyof LimitOverrides, Check<number | boolean>][] = [
+  ['monthly_limit', 'monthlyLimit', NUMBER],
+  ['per_minute', 'perMinute', NUMBER],
+  ['overflow_percent', 'overflowPercent', NUMBER],
+  ['overflow_allowed', 'overflowAllowed', BOOLEAN],
+];
+
 function overridesFromItem(item: Item): LimitOverrides {
   const stored = optional('account', item, 'overrides', MAP);
-  const overrides: LimitOverrides = {};
+  const overrides: Record<string, number | boolean> = {};
   if (!stored) return overrides;
-  const entry = <T>(name: keyof StoredOverrides, check: Check<T>) =>
-    optional('account', stored, name, check, `overrides.${name}`);
-  const monthlyLimit = entry('monthly_limit', NUMBER);
-  const perMinute = entry('per_minute', NUMBER);
-  const overflowPercent = entry('overflow_percent', NUMBER);
-  const overflowAllowed = entry('overflow_allowed', BOOLEAN);
-  if (monthlyLimit !== undefined) overrides.monthlyLimit = monthlyLimit;
-  if (perMinute !== undefined) overrides.perMinute = perMinute;
-  if (overflowPercent !== undefined) overrides.overflowPercent = overflowPercent;
-  if (overflowAllowed !== undefined) overrides.overflowAllowed = overflowAllowed;
+  for (const [attribute, field, check] of OVERRIDE_ATTRIBUTES) {
+    const value = optional('account', stored, attribute, check, `overrides.${attribute}`);
+    if (value !== undefined) overrides[field] = value;
+  }
   return overrides;
 }
 

@@ -108,9 +108,11 @@ interface AdmissionParts {
   expiresAt: number;
 }
 
-/** The one conditional update that counts a request if the minute and (when it counts) the month have room. */
-// Conditions read `NOT a >= b` rather than `attribute_not_exists(a) OR a < b`: a comparison with a missing attribute
-// is false, so both mean the same, and the flat form costs dynalite's expression parser a fifth as much per request.
+/**
+ * The one conditional update that counts a request if the minute and (when it counts) the month have room.
+ * Conditions read `NOT a >= b` rather than `attribute_not_exists(a) OR a < b`: a comparison with a missing attribute
+ * is false, so both mean the same, and the flat form costs dynalite's expression parser a fifth as much per request.
+ */
 function admissionExpression(parts: AdmissionParts) {
   const names: Record<string, string> = { '#m': minuteAttribute(parts.minute), '#x': EXPIRES_AT };
   const values: Record<string, AttributeValue> = {
@@ -210,9 +212,9 @@ export class UsageStore {
         if (!isConditionalFailure(error)) throw error;
         // The condition can only fail on an existing item. DynamoDB and DynamoDB Local return it; dynalite (the
         // local emulator) does not, and there a consistent read stands in for it.
-        old = error.Item
-          ? unmarshallCounts(error.Item)
-          : await this.read(pk, [minuteAttribute(minute), MONTH_COUNT, ...(slot ? [slot.attribute] : [])]);
+        old =
+          unmarshallCounts(error.Item) ??
+          (await this.read(pk, [minuteAttribute(minute), MONTH_COUNT, ...(slot ? [slot.attribute] : [])]));
       }
       // An SDK retry of a write that was applied but whose answer was lost: the request is already counted.
       if (slot && old?.[slot.attribute] === slot.digest) return state('admitted', countsOf(old));
