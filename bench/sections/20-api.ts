@@ -1,6 +1,7 @@
 /**
  * The request path: handler-only latency in process (store warm), the local server under autocannon from a second
- * process, and DynamoDB requests per API request counted by an SDK middleware on the service's client.
+ * process, and DynamoDB requests per API request: by an SDK middleware for the handler alone, and as the local
+ * service's store thread answered them under load.
  */
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -12,7 +13,7 @@ import { apiHandler } from '../../lambdas/core/http/api-handler';
 import { startLocalService } from '../../lambdas/core/local/service';
 import { RateReader } from '../../lambdas/core/service/rate-reader';
 import { loadBundledRates } from '../../test/support/bundled-rates';
-import { attachDdbCounter, perUnit } from '../../test/support/ddb-counter';
+import { attachDdbCounter, countsByOperation, perUnit } from '../../test/support/ddb-counter';
 
 const HANDLER_ITERATIONS = 20_000;
 const LOAD_SECONDS = 10;
@@ -56,7 +57,7 @@ function autocannon(url: string, key: string): Promise<AutocannonSummary> {
 export default async function run(): Promise<void> {
   const service = await startLocalService({ port: 0, loadRates: loadBundledRates, demoAccounts: false });
   try {
-    const counter = attachDdbCounter(service.client, service.meteringClient);
+    const counter = attachDdbCounter(service.client);
     const clock = () => new Date();
     const reader = new RateReader(service.ratesStore, clock);
     const deps = { reader, clock };
@@ -118,9 +119,9 @@ export default async function run(): Promise<void> {
       ['latest base=USD', 'rates/latest?base=USD'],
       ['history USD/JPY/2026-04-13', 'rates/history/USD/JPY/2026-04-13'],
     ] as const) {
-      counter.reset();
+      await service.storeRequests(true);
       const result = await autocannon(`${service.url}${path}`, key);
-      const counts = counter.snapshot();
+      const counts = countsByOperation(await service.storeRequests(true));
       const perRequest = perUnit(counts, result.requests.total);
       console.log(
         `  ${name.padEnd(28)} ${result.requests.average.toFixed(0)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   ` +

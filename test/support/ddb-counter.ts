@@ -63,6 +63,16 @@ export function attachDdbCounter(...clients: (DynamoDBDocumentClient | DynamoDBC
   };
 }
 
+/** Reads and writes among requests counted by operation elsewhere (the local service's store thread). */
+export function countsByOperation(byOperation: Record<string, number>): DdbCounts {
+  const counts: DdbCounts = { reads: 0, writes: 0, failedConditions: 0, byOperation: { ...byOperation } };
+  for (const [operation, n] of Object.entries(byOperation)) {
+    if (READS.has(operation)) counts.reads += n;
+    if (WRITES.has(operation)) counts.writes += n;
+  }
+  return counts;
+}
+
 /** Counts per unit (e.g. per admitted request), for benchmarks' printed figures. */
 export function perUnit(counts: DdbCounts, units: number): { reads: number; writes: number } {
   return units === 0 ? { reads: 0, writes: 0 } : { reads: counts.reads / units, writes: counts.writes / units };

@@ -1,0 +1,84 @@
+import type { MessagePort, Transferable } from 'node:worker_threads';
+
+/** Either end of a channel between threads: a worker seen from its parent, or a port. */
+type Port = Pick<MessagePort, 'postMessage'> & {
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+};
+
+interface RpcCall {
+  id: number;
+  method: string;
+  payload: unknown;
+}
+
+interface RpcReply {
+  id: number;
+  result?: unknown;
+  error?: { name: string; message: string };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: each method declares its own payload type
+export type RpcMethods = Record<string, (payload: any) => unknown>;
+
+/** An error thrown on the other side of a channel, with its name and message (stacks stay in their thread). */
+export class RemoteCallError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/**
+ * Calls methods that another thread serves with `serveRpc`, one promise per call. When the other thread is gone,
+ * `fail` rejects every call in flight and every later call, so nothing waits forever on a dead thread.
+ */
+export class RpcClient {
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private failure: Error | undefined;
+
+  constructor(private readonly port: Port) {
+    port.on('message', (message) => this.settle(message as RpcReply));
+  }
+
+  call<T>(method: string, payload?: unknown, transfer?: Transferable[]): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<T>((resolve, reject) => {
+      const id = ++this.nextId;
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.port.postMessage({ id, method, payload } satisfies RpcCall, transfer);
+    });
+  }
+
+  fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiting of this.pending.values()) waiting.reject(this.failure);
+    this.pending.clear();
+  }
+
+  private settle(reply: RpcReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (reply.error) waiting.reject(new RemoteCallError(reply.error.name, reply.error.message));
+    else waiting.resolve(reply.result);
+  }
+}
+
+/** Answers `RpcClient` calls arriving on `port` with `methods`; a throwing method rejects that call only. */
+export function serveRpc(port: Port, methods: RpcMethods): void {
+  port.on('message', (message) => {
+    const call = message as RpcCall;
+    const method = methods[call.method];
+    new Promise((resolve) => {
+      if (!method) throw new Error(`no method '${call.method}' on this thread`);
+      resolve(method(call.payload));
+    }).then(
+      (result) => port.postMessage({ id: call.id, result } satisfies RpcReply),
+      (error: unknown) => {
+        const { name, message: text } = error instanceof Error ? error : new Error(String(error));
+        port.postMessage({ id: call.id, error: { name, message: text } } satisfies RpcReply);
+      },
+    );
+  });
+}

@@ -1,0 +1,28 @@
+import type { TransportRequest, TransportResponse } from './in-process-transport';
+import type { RpcClient } from './port-rpc';
+
+/** The store thread's method that answers one DynamoDB HTTP request (see `store-thread.ts`). */
+export const DYNAMODB_METHOD = 'dynamodb';
+
+/**
+ * An SDK request handler that hands each DynamoDB request, as the SDK built and signed it, to the store thread,
+ * which answers it through the embedded emulator's request listener. Only the parts the emulator reads cross
+ * the thread boundary.
+ */
+export class ThreadTransport {
+  constructor(private readonly store: RpcClient) {}
+
+  async handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
+    const { method, path, query, headers, body } = request;
+    const response = await this.store.call<TransportResponse>(DYNAMODB_METHOD, { method, path, query, headers, body });
+    return { response };
+  }
+
+  updateHttpClientConfig(): void {}
+
+  httpHandlerConfigs(): Record<string, never> {
+    return {};
+  }
+
+  destroy(): void {}
+}
