@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDocumentClient, createMeteringClient } from '../../../lambdas/core/store/clients';
+import { createDocumentClient, createMeteringClient, SDK_LOGGER_MIDDLEWARE } from '../../../lambdas/core/store/clients';
 
 describe('DynamoDB clients', () => {
   it('builds the metering client on the document client transport, with its middleware stack cached', () => {
@@ -19,5 +19,15 @@ describe('DynamoDB clients', () => {
       expect(`${endpoint?.protocol}//${endpoint?.hostname}:${endpoint?.port}`).toBe('http://127.0.0.1:1');
       expect(await client.config.credentials()).toMatchObject({ accessKeyId: 'local' });
     }
+  });
+
+  it("leaves out the SDK's logger middleware, which filters every input and output for a logger nobody set", () => {
+    const named = (client: { middlewareStack: { identify(): string[] } }) =>
+      client.middlewareStack.identify().map((entry) => entry.split(' ')[0]);
+    expect(named(new DynamoDBClient({}))).toContain(SDK_LOGGER_MIDDLEWARE);
+    const document = createDocumentClient('http://127.0.0.1:1');
+    expect(named(document)).not.toContain(SDK_LOGGER_MIDDLEWARE);
+    expect(named(createMeteringClient(document, 'http://127.0.0.1:1'))).not.toContain(SDK_LOGGER_MIDDLEWARE);
+    expect(named(createDocumentClient(undefined))).not.toContain(SDK_LOGGER_MIDDLEWARE);
   });
 });
