@@ -88,17 +88,15 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const clock = options.clock ?? systemClock;
   const host = options.host ?? '127.0.0.1';
-  const threads: ServiceThread[] = [];
   let server: Server | undefined;
   let storeThread: ServiceThread | undefined;
-  let storeStarted = false;
+  let authorizerThread: ServiceThread | undefined;
   const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
   const stopThreads = async () => {
-    const [store, ...others] = threads;
-    await Promise.all(others.map((thread) => thread.stop()));
-    // The store closes its LevelDB files before its thread ends.
-    if (store && storeStarted) await store.rpc.call('close').catch(() => undefined);
-    await store?.stop();
+    await authorizerThread?.stop();
+    // The store closes its LevelDB files before its thread ends; a store that never started has none open.
+    await storeThread?.rpc.call('close').catch(() => undefined);
+    await storeThread?.stop();
   };
   try {
     let path: string | undefined;
@@ -108,9 +106,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       if (await storeIsLocked(path)) throw new Error(`the local store in ${path} is held by another process`);
     }
     storeThread = startServiceThread('store-thread');
-    threads.push(storeThread);
     const store = await storeThread.rpc.call<StoreThreadAddress>('start', path ? { path } : {});
-    storeStarted = true;
     if (endpointFile) {
       // Written whole, then renamed: a reader never sees half a file.
       writeFileSync(`${endpointFile}.tmp`, `${JSON.stringify({ endpoint: store.endpoint })}\n`);
@@ -138,8 +134,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       quota: apiHandler('quota', quotaEndpoint(deps)),
     };
 
-    const authorizerThread = startServiceThread('authorizer-thread');
-    threads.push(authorizerThread);
+    authorizerThread = startServiceThread('authorizer-thread');
     const channel = new MessageChannel();
     await storeThread.rpc.call('attach', channel.port1, [channel.port1]);
     const sharedClock = options.clock ? new SharedClock(options.clock) : undefined;
@@ -150,12 +145,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
       ...(sharedClock ? { clock: sharedClock.buffer } : {}),
     };
-    await authorizerThread.rpc.call('start', authorizerOptions, [channel.port2]);
+    const authorizerRpc = authorizerThread.rpc;
+    await authorizerRpc.call('start', authorizerOptions, [channel.port2]);
     const gateway = createLocalGateway({
       handlers,
       authorizer: (event) => {
         sharedClock?.sync();
-        return authorizerThread.rpc.call<APIGatewayAuthorizerResult>('authorize', event);
+        return authorizerRpc.call<APIGatewayAuthorizerResult>('authorize', event);
       },
       onError: (error, requestId) => logger.error('local gateway error', { requestId, error: error as Error }),
     });
