@@ -82,8 +82,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
  * The whole service on one machine, on three threads as on AWS it is three services: the local gateway with the
  * endpoint handlers on this thread, the REQUEST authorizer on its own, and the embedded DynamoDB-compatible store
  * on its own (also on a loopback port, so the admin CLI can reach it while this runs). The threads pass SDK
- * requests and authorizer events over message ports; on one thread the metered request path was bounded by one
- * core, with the store and the SDK taking about two thirds of it.
+ * requests and authorizer events over message ports. On one thread a metered request was bounded by one core, of
+ * which the SDK and the store took about half; spread over three, the local server serves about twice as many.
  */
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const clock = options.clock ?? systemClock;
