@@ -18,11 +18,10 @@ export interface StoreThreadOptions {
 /** Requests the store answered, by DynamoDB operation (from X-Amz-Target), since the last reset. */
 export type StoreRequestCounts = Record<string, number>;
 
+/** The SDK names the operation in a lower-case `x-amz-target` header (`DynamoDB_20120810.UpdateItem`). */
 function operationOf(request: TransportRequest): string {
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (name.toLowerCase() === 'x-amz-target') return value.slice(value.lastIndexOf('.') + 1);
-  }
-  return 'Unknown';
+  const target = request.headers['x-amz-target'];
+  return target === undefined ? 'Unknown' : target.slice(target.lastIndexOf('.') + 1);
 }
 
 /**
