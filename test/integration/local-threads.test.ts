@@ -1,9 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { generateApiKey } from '../../lambdas/core/domain/api-key';
+import type { AuthorizerThreadOptions } from '../../lambdas/core/local/authorizer-thread';
 import { readEndpointFile } from '../../lambdas/core/local/local-store';
 import { RpcClient } from '../../lambdas/core/local/port-rpc';
 import { startLocalService } from '../../lambdas/core/local/service';
@@ -91,6 +94,32 @@ describe('the local service on its threads', () => {
     );
   });
 
+  it('rejects an authorization whose store thread has ended, instead of leaving the request waiting', async () => {
+    const store = startServiceThread('store-thread');
+    const authorizer = startServiceThread('authorizer-thread');
+    try {
+      const address = await store.rpc.call<StoreThreadAddress>('start', {});
+      const { port1, port2 } = new MessageChannel();
+      await store.rpc.call('attach', port1, [port1]);
+      const options: AuthorizerThreadOptions = { store: port2, endpoint: address.endpoint, accountsTable: table };
+      await authorizer.rpc.call('start', options, [port2]);
+      await store.stop();
+      const event = {
+        type: 'REQUEST',
+        methodArn: 'arn:aws:execute-api:local:000000000000:local/v1/GET/rates/latest',
+        path: '/v1/rates/latest',
+        httpMethod: 'GET',
+        headers: { 'X-API-Key': generateApiKey((n) => randomBytes(n)) },
+        queryStringParameters: null,
+        requestContext: { requestId: 'store-gone' },
+      };
+      await expect(authorizer.rpc.call('authorize', event)).rejects.toThrow('the channel to the other thread closed');
+    } finally {
+      await authorizer.stop();
+      await store.stop();
+    }
+  });
+
   it('meters each admitted request with one write and no read on the store, once the key is cached', async () => {
     const api = await startTestApi({ loadRates: false });
     try {
@@ -107,7 +136,9 @@ describe('the local service on its threads', () => {
   it('keeps accounts, keys and usage across a restart over the same data directory, and removes its endpoint file', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fxrates-threads-'));
     try {
-      const first = await startLocalService({ dataDir, port: 0, demoAccounts: false });
+      // One fixed instant for both runs, so the two requests share a minute whenever the test runs.
+      const clock = () => new Date('2026-09-30T12:00:30.000Z');
+      const first = await startLocalService({ dataDir, port: 0, demoAccounts: false, clock });
       expect(readEndpointFile(dataDir)).toBe(first.dynamoEndpoint);
       const account = await first.accounts.createAccount({ accountId: 'restart', plan: 'pro', verified: true });
       const { key } = await first.accounts.createKey(account.accountId, 'restart');
@@ -116,7 +147,7 @@ describe('the local service on its threads', () => {
       await first.close();
       expect(readEndpointFile(dataDir)).toBeUndefined();
 
-      const second = await startLocalService({ dataDir, port: 0, demoAccounts: false });
+      const second = await startLocalService({ dataDir, port: 0, demoAccounts: false, clock });
       try {
         const after = await fetch(`${second.url}quota`, { headers: { 'X-API-Key': key } });
         expect(after.status).toBe(200);

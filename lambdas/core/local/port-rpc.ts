@@ -3,6 +3,7 @@ import type { MessagePort, Transferable } from 'node:worker_threads';
 /** Either end of a channel between threads: a worker seen from its parent, or a port. */
 type Port = Pick<MessagePort, 'postMessage'> & {
   on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
 };
 
 interface RpcCall {
@@ -39,6 +40,8 @@ export class RpcClient {
 
   constructor(private readonly port: Port) {
     port.on('message', (message) => this.settle(message as RpcReply));
+    // A port closes when the thread at its other end ends; a worker reports that through its own events instead.
+    port.on('close', () => this.fail(new Error('the channel to the other thread closed')));
   }
 
   call<T>(method: string, payload?: unknown, transfer?: Transferable[]): Promise<T> {
@@ -46,7 +49,13 @@ export class RpcClient {
     return new Promise<T>((resolve, reject) => {
       const id = ++this.nextId;
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.port.postMessage({ id, method, payload } satisfies RpcCall, transfer);
+      try {
+        this.port.postMessage({ id, method, payload } satisfies RpcCall, transfer);
+      } catch (error) {
+        // A payload that cannot be cloned never leaves this thread, so no reply will come for it.
+        this.pending.delete(id);
+        reject(error);
+      }
     });
   }
 
@@ -65,7 +74,21 @@ export class RpcClient {
   }
 }
 
-/** Answers `RpcClient` calls arriving on `port` with `methods`; a throwing method rejects that call only. */
+function errorReply(id: number, error: unknown): RpcReply {
+  // Duck-typed, not `instanceof Error`: a DOMException (DataCloneError) or an error from another realm is one too.
+  const { name, message } = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    message?: unknown;
+  };
+  return typeof name === 'string' && typeof message === 'string'
+    ? { id, error: { name, message } }
+    : { id, error: { name: 'Error', message: String(error) } };
+}
+
+/**
+ * Answers `RpcClient` calls arriving on `port` with `methods`. A throwing method, or a result that cannot be
+ * cloned, rejects that call only; the thread goes on serving.
+ */
 export function serveRpc(port: Port, methods: RpcMethods): void {
   port.on('message', (message) => {
     const call = message as RpcCall;
@@ -74,11 +97,14 @@ export function serveRpc(port: Port, methods: RpcMethods): void {
       if (!method) throw new Error(`no method '${call.method}' on this thread`);
       resolve(method(call.payload));
     }).then(
-      (result) => port.postMessage({ id: call.id, result } satisfies RpcReply),
-      (error: unknown) => {
-        const { name, message: text } = error instanceof Error ? error : new Error(String(error));
-        port.postMessage({ id: call.id, error: { name, message: text } } satisfies RpcReply);
+      (result) => {
+        try {
+          port.postMessage({ id: call.id, result } satisfies RpcReply);
+        } catch (error) {
+          port.postMessage(errorReply(call.id, error));
+        }
       },
+      (error: unknown) => port.postMessage(errorReply(call.id, error)),
     );
   });
 }

@@ -68,4 +68,29 @@ describe('calls between threads over a message port', () => {
     await expect(inFlight).rejects.toBe(gone);
     await expect(rpc.call('never')).rejects.toBe(gone);
   });
+
+  it('rejects calls in flight and later calls when the port at the other end closes', async () => {
+    const { port1, port2 } = new MessageChannel();
+    open.push(port1);
+    serveRpc(port2, { never: () => new Promise(() => undefined) });
+    const rpc = new RpcClient(port1);
+    const inFlight = rpc.call('never');
+    port2.close();
+    await expect(inFlight).rejects.toThrow('the channel to the other thread closed');
+    await expect(rpc.call('never')).rejects.toThrow('the channel to the other thread closed');
+  });
+
+  it('rejects a call whose payload cannot be cloned, and the next call is answered', async () => {
+    const rpc = connect({ echo: (value: unknown) => value });
+    await expect(rpc.call('echo', () => 'a function')).rejects.toMatchObject({ name: 'DataCloneError' });
+    await expect(rpc.call('echo', 'plain')).resolves.toBe('plain');
+  });
+
+  it('rejects a call whose result cannot be cloned, and the serving side keeps answering', async () => {
+    const rpc = connect({ unclonable: () => ({ run: () => undefined }), ping: () => 'pong' });
+    const failure = await rpc.call('unclonable').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RemoteCallError);
+    expect(failure).toMatchObject({ name: 'DataCloneError' });
+    await expect(rpc.call('ping')).resolves.toBe('pong');
+  });
 });
