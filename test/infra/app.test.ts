@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -18,7 +18,7 @@ import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/ta
 import { ROUTES_WITHOUT_TABLES } from '../../lib/api';
 import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_DIRS, functionEntry } from '../../lib/bundling';
 import type { FxratesFunction } from '../../lib/fxrates-function';
-import { logicalIdOf, propsOf, renderJoin, resourcesOf, type Synthesized, synthesize } from './synth';
+import { logicalIdOf, propsOf, renderJoin, resourcesOf, type Synthesized, scratchApp, synthesize } from './synth';
 
 let s: Synthesized;
 
@@ -105,11 +105,15 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('reports a construct that breaks a rule, so a new finding cannot pass unnoticed', () => {
-    const app = new App();
-    const stack = new Stack(app, 'Probe');
-    new dynamodb.Table(stack, 'NoRecovery', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
-    const report = new AwsSolutionsChecks().validateScope(app);
-    expect(report.violations.map((v) => v.ruleName)).toContain('AwsSolutions-DDB3');
+    const { app, dispose } = scratchApp();
+    try {
+      const stack = new Stack(app, 'Probe');
+      new dynamodb.Table(stack, 'NoRecovery', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
+      const report = new AwsSolutionsChecks().validateScope(app);
+      expect(report.violations.map((v) => v.ruleName)).toContain('AwsSolutions-DDB3');
+    } finally {
+      dispose();
+    }
   });
 
   it('acknowledges only the reviewed rules, each with a reason', () => {

@@ -2,7 +2,7 @@
  * The context flags operators set on `cdk deploy -c ...`: how they are read, and what they change in the
  * synthesized app. Templates only, so asset bundling is skipped here.
  */
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -15,6 +15,7 @@ import {
   resourcesOf,
   SKIP_BUNDLING,
   type Synthesized,
+  scratchApp,
   synthesize,
 } from './synth';
 
@@ -133,23 +134,31 @@ describe('flags applied to the app', () => {
 
 describe('cdk-nag on every synth', () => {
   it('fails the synthesis of the app when a construct breaks a rule', () => {
-    const app = new App({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING } });
-    const { service } = buildApp(app);
-    new dynamodb.Table(service, 'Unrecoverable', {
-      partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
-    });
-    expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
+    const { app, dispose } = scratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING });
+    try {
+      const { service } = buildApp(app);
+      new dynamodb.Table(service, 'Unrecoverable', {
+        partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
+      });
+      expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
+    } finally {
+      dispose();
+    }
   });
 
   it('lets the same app synthesize without the offending construct', () => {
-    const app = new App({ context: { ...cdkJsonContext(), ...SKIP_BUNDLING } });
-    buildApp(app);
-    expect(
-      app
-        .synth()
-        .stacks.map((stack) => stack.stackName)
-        .sort(),
-    ).toEqual(['FxratesData', 'FxratesService']);
-    expect(Stack.isStack(app.node.findChild('FxratesService'))).toBe(true);
+    const { app, dispose } = scratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING });
+    try {
+      buildApp(app);
+      expect(
+        app
+          .synth()
+          .stacks.map((stack) => stack.stackName)
+          .sort(),
+      ).toEqual(['FxratesData', 'FxratesService']);
+      expect(Stack.isStack(app.node.findChild('FxratesService'))).toBe(true);
+    } finally {
+      dispose();
+    }
   });
 });

@@ -31,9 +31,21 @@ export function cdkJsonContext(): Record<string, unknown> {
 /** Context that makes CDK skip every asset bundling step, for tests that only read templates. */
 export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
 
-export function synthesize(context: Record<string, unknown> = {}): Synthesized {
+/**
+ * An App whose cloud assembly goes to a directory of its own, which `dispose` removes. Without an outdir, CDK
+ * writes each App's assembly to a fresh temporary directory and leaves it behind.
+ */
+export function scratchApp(context?: Record<string, unknown>): { app: App; outdir: string; dispose(): void } {
   const outdir = mkdtempSync(join(tmpdir(), 'fxrates-synth-'));
-  const app = new App({ outdir, context: { ...cdkJsonContext(), ...context } });
+  return {
+    app: new App({ outdir, ...(context ? { context } : {}) }),
+    outdir,
+    dispose: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+export function synthesize(context: Record<string, unknown> = {}): Synthesized {
+  const { app, outdir, dispose } = scratchApp({ ...cdkJsonContext(), ...context });
   const fx = buildApp(app);
   const assembly = app.synth();
   return {
@@ -43,7 +55,7 @@ export function synthesize(context: Record<string, unknown> = {}): Synthesized {
     outdir,
     data: Template.fromStack(fx.data),
     service: Template.fromStack(fx.service),
-    dispose: () => rmSync(outdir, { recursive: true, force: true }),
+    dispose,
   };
 }
 
