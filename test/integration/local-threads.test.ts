@@ -6,13 +6,12 @@ import { MessageChannel } from 'node:worker_threads';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey } from '../../lambdas/core/domain/api-key';
-import type { AuthorizerThreadOptions } from '../../lambdas/core/local/authorizer-thread';
 import { readEndpointFile } from '../../lambdas/core/local/local-store';
 import { RpcClient } from '../../lambdas/core/local/port-rpc';
 import { startLocalService } from '../../lambdas/core/local/service';
 import type { StoreThreadAddress } from '../../lambdas/core/local/store-thread';
 import { ThreadTransport } from '../../lambdas/core/local/thread-transport';
-import { type ServiceThread, startServiceThread } from '../../lambdas/core/local/threads';
+import { connectAuthorizer, type ServiceThread, startServiceThread } from '../../lambdas/core/local/threads';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
@@ -99,10 +98,7 @@ describe('the local service on its threads', () => {
     const authorizer = startServiceThread('authorizer-thread');
     try {
       const address = await store.rpc.call<StoreThreadAddress>('start', {});
-      const { port1, port2 } = new MessageChannel();
-      await store.rpc.call('attach', port1, [port1]);
-      const options: AuthorizerThreadOptions = { store: port2, endpoint: address.endpoint, accountsTable: table };
-      await authorizer.rpc.call('start', options, [port2]);
+      await connectAuthorizer(authorizer, store, { endpoint: address.endpoint, accountsTable: table });
       await store.stop();
       const event = {
         type: 'REQUEST',

@@ -17,13 +17,31 @@ export interface TransportResponse {
 }
 
 /**
+ * What the SDK asks of a request handler besides `handle`: a transport with no sockets and no settings of its own
+ * has nothing to configure or release.
+ */
+export abstract class LocalRequestHandler {
+  abstract handle(request: TransportRequest): Promise<{ response: TransportResponse }>;
+
+  updateHttpClientConfig(): void {}
+
+  httpHandlerConfigs(): Record<string, never> {
+    return {};
+  }
+
+  destroy(): void {}
+}
+
+/**
  * An SDK request handler that hands each DynamoDB request to the embedded emulator's HTTP request listener in this
  * process, instead of writing it to a loopback socket that the same process then reads back. The request is the
  * one the SDK built and signed, and the emulator parses and answers it exactly as it does over TCP; only the two
  * socket hops (and their HTTP framing on both ends) are skipped. Other processes (the admin CLI) still use the port.
  */
-export class InProcessTransport {
-  constructor(private readonly listener: RequestListener) {}
+export class InProcessTransport extends LocalRequestHandler {
+  constructor(private readonly listener: RequestListener) {
+    super();
+  }
 
   handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
     return new Promise((resolve, reject) => {
@@ -51,14 +69,6 @@ export class InProcessTransport {
       }
     });
   }
-
-  updateHttpClientConfig(): void {}
-
-  httpHandlerConfigs(): Record<string, never> {
-    return {};
-  }
-
-  destroy(): void {}
 }
 
 function bodyBuffer(body: unknown): Buffer {

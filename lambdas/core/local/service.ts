@@ -3,7 +3,6 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { type Clock, systemClock } from '../domain/dates';
@@ -25,14 +24,13 @@ import { createDocumentClient } from '../store/clients';
 import { createTable } from '../store/create-tables';
 import { RatesStore } from '../store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../store/tables';
-import type { AuthorizerThreadOptions } from './authorizer-thread';
 import { type DemoKeys, ensureDemoAccounts } from './demo-accounts';
 import { createLocalGateway, type ProxyHandler } from './gateway';
 import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, localTableNames, storeIsLocked } from './local-store';
 import { SharedClock } from './shared-clock';
 import type { StoreRequestCounts, StoreThreadAddress } from './store-thread';
 import { ThreadTransport } from './thread-transport';
-import { type ServiceThread, startServiceThread } from './threads';
+import { connectAuthorizer, type ServiceThread, startServiceThread } from './threads';
 
 export interface RatesTarget {
   store: RatesStore;
@@ -106,6 +104,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       if (await storeIsLocked(path)) throw new Error(`the local store in ${path} is held by another process`);
     }
     storeThread = startServiceThread('store-thread');
+    // Started now so that it loads its modules while the store opens and the rates load; it is given work below.
+    authorizerThread = startServiceThread('authorizer-thread');
     const store = await storeThread.rpc.call<StoreThreadAddress>('start', path ? { path } : {});
     if (endpointFile) {
       // Written whole, then renamed: a reader never sees half a file.
@@ -134,19 +134,14 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       quota: apiHandler('quota', quotaEndpoint(deps)),
     };
 
-    authorizerThread = startServiceThread('authorizer-thread');
-    const channel = new MessageChannel();
-    await storeThread.rpc.call('attach', channel.port1, [channel.port1]);
     const sharedClock = options.clock ? new SharedClock(options.clock) : undefined;
-    const authorizerOptions: AuthorizerThreadOptions = {
-      store: channel.port2,
+    await connectAuthorizer(authorizerThread, storeThread, {
       endpoint: store.endpoint,
       accountsTable: names.accounts,
       ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
       ...(sharedClock ? { clock: sharedClock.buffer } : {}),
-    };
+    });
     const authorizerRpc = authorizerThread.rpc;
-    await authorizerRpc.call('start', authorizerOptions, [channel.port2]);
     const gateway = createLocalGateway({
       handlers,
       authorizer: (event) => {

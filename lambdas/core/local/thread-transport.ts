@@ -1,4 +1,4 @@
-import type { TransportRequest, TransportResponse } from './in-process-transport';
+import { LocalRequestHandler, type TransportRequest, type TransportResponse } from './in-process-transport';
 import type { RpcClient } from './port-rpc';
 
 /** The store thread's method that answers one DynamoDB HTTP request (see `store-thread.ts`). */
@@ -9,20 +9,14 @@ export const DYNAMODB_METHOD = 'dynamodb';
  * which answers it through the embedded emulator's request listener. Only the parts the emulator reads cross
  * the thread boundary.
  */
-export class ThreadTransport {
-  constructor(private readonly store: RpcClient) {}
+export class ThreadTransport extends LocalRequestHandler {
+  constructor(private readonly store: RpcClient) {
+    super();
+  }
 
   async handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
     const { method, path, query, headers, body } = request;
     const response = await this.store.call<TransportResponse>(DYNAMODB_METHOD, { method, path, query, headers, body });
     return { response };
   }
-
-  updateHttpClientConfig(): void {}
-
-  httpHandlerConfigs(): Record<string, never> {
-    return {};
-  }
-
-  destroy(): void {}
 }

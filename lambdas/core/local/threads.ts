@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { AuthorizerThreadOptions } from './authorizer-thread';
 import { RpcClient } from './port-rpc';
 
 export interface ServiceThread {
@@ -27,4 +28,18 @@ export function startServiceThread(name: 'store-thread' | 'authorizer-thread'): 
       await worker.terminate();
     },
   };
+}
+
+/**
+ * Starts the authorizer on its thread with a port of its own to the store thread, so admission writes do not
+ * pass through the thread that serves HTTP.
+ */
+export async function connectAuthorizer(
+  authorizer: ServiceThread,
+  store: ServiceThread,
+  options: Omit<AuthorizerThreadOptions, 'store'>,
+): Promise<void> {
+  const { port1, port2 } = new MessageChannel();
+  await store.rpc.call('attach', port1, [port1]);
+  await authorizer.rpc.call('start', { ...options, store: port2 } satisfies AuthorizerThreadOptions, [port2]);
 }
