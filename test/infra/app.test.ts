@@ -18,7 +18,7 @@ import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/ta
 import { ROUTES_WITHOUT_TABLES } from '../../lib/api';
 import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_DIRS, functionEntry } from '../../lib/bundling';
 import type { FxratesFunction } from '../../lib/fxrates-function';
-import { logicalIdOf, propsOf, renderJoin, resourcesOf, type Synthesized, scratchApp, synthesize } from './synth';
+import { logicalIdOf, propsOf, renderJoin, resourcesOf, type Synthesized, synthesize, withScratchApp } from './synth';
 
 let s: Synthesized;
 
@@ -105,15 +105,12 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('reports a construct that breaks a rule, so a new finding cannot pass unnoticed', () => {
-    const { app, dispose } = scratchApp();
-    try {
+    withScratchApp(undefined, (app) => {
       const stack = new Stack(app, 'Probe');
       new dynamodb.Table(stack, 'NoRecovery', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
       const report = new AwsSolutionsChecks().validateScope(app);
       expect(report.violations.map((v) => v.ruleName)).toContain('AwsSolutions-DDB3');
-    } finally {
-      dispose();
-    }
+    });
   });
 
   it('acknowledges only the reviewed rules, each with a reason', () => {

@@ -15,8 +15,8 @@ import {
   resourcesOf,
   SKIP_BUNDLING,
   type Synthesized,
-  scratchApp,
   synthesize,
+  withScratchApp,
 } from './synth';
 
 describe('reading the context', () => {
@@ -134,21 +134,17 @@ describe('flags applied to the app', () => {
 
 describe('cdk-nag on every synth', () => {
   it('fails the synthesis of the app when a construct breaks a rule', () => {
-    const { app, dispose } = scratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING });
-    try {
+    withScratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING }, (app) => {
       const { service } = buildApp(app);
       new dynamodb.Table(service, 'Unrecoverable', {
         partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
       });
       expect(() => app.synth()).toThrow(/AwsSolutions-DDB3/);
-    } finally {
-      dispose();
-    }
+    });
   });
 
   it('lets the same app synthesize without the offending construct', () => {
-    const { app, dispose } = scratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING });
-    try {
+    withScratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING }, (app) => {
       buildApp(app);
       expect(
         app
@@ -157,8 +153,6 @@ describe('cdk-nag on every synth', () => {
           .sort(),
       ).toEqual(['FxratesData', 'FxratesService']);
       expect(Stack.isStack(app.node.findChild('FxratesService'))).toBe(true);
-    } finally {
-      dispose();
-    }
+    });
   });
 });

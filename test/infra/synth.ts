@@ -35,13 +35,23 @@ export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
  * An App whose cloud assembly goes to a directory of its own, which `dispose` removes. Without an outdir, CDK
  * writes each App's assembly to a fresh temporary directory and leaves it behind.
  */
-export function scratchApp(context?: Record<string, unknown>): { app: App; outdir: string; dispose(): void } {
+function scratchApp(context?: Record<string, unknown>): { app: App; outdir: string; dispose(): void } {
   const outdir = mkdtempSync(join(tmpdir(), 'fxrates-synth-'));
   return {
     app: new App({ outdir, ...(context ? { context } : {}) }),
     outdir,
     dispose: () => rmSync(outdir, { recursive: true, force: true }),
   };
+}
+
+/** Builds and checks an App in a scratch directory that is removed afterwards, whatever `use` does. */
+export function withScratchApp<T>(context: Record<string, unknown> | undefined, use: (app: App) => T): T {
+  const { app, dispose } = scratchApp(context);
+  try {
+    return use(app);
+  } finally {
+    dispose();
+  }
 }
 
 export function synthesize(context: Record<string, unknown> = {}): Synthesized {

@@ -36,19 +36,18 @@ function operationOf(request: unknown, commandName: string | undefined): string 
  * with `cacheMiddleware` (the metering client) sees it only if attached before its first request.
  */
 export function attachDdbCounter(...clients: (DynamoDBDocumentClient | DynamoDBClient)[]): DdbCounter {
-  let counts: DdbCounts = { reads: 0, writes: 0, failedConditions: 0, byOperation: {} };
+  let byOperation: Record<string, number> = {};
+  let failedConditions = 0;
   for (const client of clients) {
     client.middlewareStack.remove(MIDDLEWARE_NAME);
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const operation = operationOf(args.request, context.commandName);
-        counts.byOperation[operation] = (counts.byOperation[operation] ?? 0) + 1;
-        if (READS.has(operation)) counts.reads++;
-        if (WRITES.has(operation)) counts.writes++;
+        byOperation[operation] = (byOperation[operation] ?? 0) + 1;
         try {
           return await next(args);
         } catch (error) {
-          if ((error as { name?: string }).name === 'ConditionalCheckFailedException') counts.failedConditions++;
+          if ((error as { name?: string }).name === 'ConditionalCheckFailedException') failedConditions++;
           throw error;
         }
       },
@@ -56,14 +55,15 @@ export function attachDdbCounter(...clients: (DynamoDBDocumentClient | DynamoDBC
     );
   }
   return {
-    snapshot: () => ({ ...counts, byOperation: { ...counts.byOperation } }),
+    snapshot: () => ({ ...countsByOperation(byOperation), failedConditions }),
     reset: () => {
-      counts = { reads: 0, writes: 0, failedConditions: 0, byOperation: {} };
+      byOperation = {};
+      failedConditions = 0;
     },
   };
 }
 
-/** Reads and writes among requests counted by operation elsewhere (the local service's store thread). */
+/** Reads and writes among requests counted by operation: by `attachDdbCounter`, or elsewhere (the local service's store thread). */
 export function countsByOperation(byOperation: Record<string, number>): DdbCounts {
   const counts: DdbCounts = { reads: 0, writes: 0, failedConditions: 0, byOperation: { ...byOperation } };
   for (const [operation, n] of Object.entries(byOperation)) {
