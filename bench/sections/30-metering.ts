@@ -1,13 +1,20 @@
 /**
  * Metering: DynamoDB calls per admitted and per refused request in steady state, counted by the SDK middleware
- * the tests use, and admissions per second at 16 concurrent, on the embedded emulator and on DynamoDB Local.
+ * the tests use, and admissions per second at 16 concurrent, on the embedded emulator and on DynamoDB Local;
+ * then the time one admission write takes in the SDK alone and in the embedded store alone.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, type PlanLimits } from '../../lambdas/core/domain/plans';
 import { startDynalite } from '../../lambdas/core/local/dynalite-server';
+import {
+  InProcessTransport,
+  LocalRequestHandler,
+  type TransportRequest,
+  type TransportResponse,
+} from '../../lambdas/core/local/in-process-transport';
 import { createDocumentClient, createMeteringClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
@@ -19,6 +26,8 @@ const STEADY_REQUESTS = 600;
 const REFUSED_REQUESTS = 300;
 const CONCURRENCY = 16;
 const THROUGHPUT_MS = 3000;
+const SPLIT_WARM_UP = 2000;
+const SPLIT_CALLS = 10000;
 
 const unlimited: PlanLimits = { ...PLANS.business, monthlyLimit: 1e12, perMinute: 1e12 };
 
@@ -150,10 +159,115 @@ async function runOn(backend: string, endpoint: string): Promise<void> {
   client.destroy();
 }
 
+/** Answers every request at once with the same admitted usage item, so only the SDK's own work is timed. */
+class AnsweringTransport extends LocalRequestHandler {
+  private readonly body = new TextEncoder().encode(JSON.stringify({ Attributes: { month_count: { N: '1' } } }));
+  requests = 0;
+
+  handle(): Promise<{ response: TransportResponse }> {
+    this.requests++;
+    const headers = { 'content-type': 'application/x-amz-json-1.0' };
+    return Promise.resolve({ response: { statusCode: 200, headers, body: this.body.slice() } });
+  }
+}
+
+/** Keeps the last admission write the SDK sent, and passes every request on. */
+class RecordingTransport extends LocalRequestHandler {
+  last: TransportRequest | undefined;
+
+  constructor(private readonly next: LocalRequestHandler) {
+    super();
+  }
+
+  handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
+    if (request.headers['x-amz-target']?.endsWith('.UpdateItem')) this.last = request;
+    return this.next.handle(request);
+  }
+}
+
+/** Microseconds per call of `call(i)`, sequential, after a warm-up: p50, p99 and the mean. */
+async function timeCalls(call: (i: number) => Promise<void>): Promise<string> {
+  for (let i = 0; i < SPLIT_WARM_UP; i++) await call(i);
+  const micros: number[] = [];
+  const started = performance.now();
+  for (let i = SPLIT_WARM_UP; i < SPLIT_WARM_UP + SPLIT_CALLS; i++) {
+    const t0 = performance.now();
+    await call(i);
+    micros.push((performance.now() - t0) * 1000);
+  }
+  const mean = ((performance.now() - started) * 1000) / SPLIT_CALLS;
+  micros.sort((a, b) => a - b);
+  const pct = (p: number) => micros[Math.min(micros.length - 1, Math.floor(micros.length * p))] ?? 0;
+  return `p50 ${fmt(pct(0.5), 1).padStart(6)} µs  p99 ${fmt(pct(0.99), 1).padStart(7)} µs  mean ${fmt(mean, 1).padStart(6)} µs`;
+}
+
+/**
+ * One admission write, sequential, split between its two halves on this machine: the SDK building, signing and
+ * reading it (answered at once, no store), and the embedded store answering the same request as the SDK sent it
+ * (in process, no SDK). The local server spends both on every metered request, on two threads.
+ */
+async function measureSplit(endpoint: string, listener: ConstructorParameters<typeof InProcessTransport>[0]) {
+  const admitInput = (i: number): AdmitInput => ({
+    accountId: 'bench-split',
+    limits: unlimited,
+    countsTowardMonth: true,
+    requestId: `split-${i}`,
+  });
+  const clock = () => new Date();
+  console.log(`one admission write, sequential, ${SPLIT_CALLS} calls after ${SPLIT_WARM_UP}:`);
+
+  const answering = new AnsweringTransport();
+  const ours = createMeteringClient(createDocumentClient(endpoint, answering), endpoint);
+  const oursStore = new UsageStore(ours, 'accounts', { clock });
+  console.log(
+    `  SDK alone, our metering client     ${await timeCalls(async (i) => void (await oursStore.admit(admitInput(i))))}`,
+  );
+  const stock = new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    requestHandler: answering,
+  });
+  const stockStore = new UsageStore(stock, 'accounts', { clock });
+  console.log(
+    `  SDK alone, as the SDK builds it    ${await timeCalls(async (i) => void (await stockStore.admit(admitInput(i))))}`,
+  );
+  if (answering.requests !== 2 * (SPLIT_WARM_UP + SPLIT_CALLS))
+    throw new Error('an admission took more than one write');
+
+  const inProcess = new InProcessTransport(listener);
+  const recording = new RecordingTransport(inProcess);
+  const client = createDocumentClient(endpoint, recording);
+  const table = `accounts-split-${randomUUID().slice(0, 8)}`;
+  await createTable(client, ACCOUNTS_TABLE, table);
+  await new UsageStore(createMeteringClient(client, endpoint), table, { clock }).admit(admitInput(0));
+  const sent = recording.last;
+  if (!sent) throw new Error('no admission write was recorded');
+  const request = JSON.parse(new TextDecoder().decode(sent.body as Uint8Array)) as {
+    ExpressionAttributeValues: Record<string, { S?: string }>;
+  };
+  // Each replay carries a request digest of its own, as every request does, so its condition holds.
+  const bodies = Array.from({ length: SPLIT_WARM_UP + SPLIT_CALLS }, (_, i) => {
+    request.ExpressionAttributeValues[':r'] = { S: `split${i}` };
+    return JSON.stringify(request);
+  });
+  console.log(
+    `  store alone, dynalite in process   ${await timeCalls(async (i) => {
+      const { response } = await inProcess.handle({ ...sent, body: bodies[i] });
+      if (response.statusCode !== 200)
+        throw new Error(`the store refused a replayed admission: ${response.statusCode}`);
+    })}`,
+  );
+  ours.destroy();
+  stock.destroy();
+  client.destroy();
+}
+
 export default async function metering(): Promise<void> {
   const dynalite = await startDynalite();
   try {
     await runOn('dynalite (in memory)', dynalite.endpoint);
+    await measureSplit(dynalite.endpoint, dynalite.listener);
   } finally {
     await dynalite.close();
   }
