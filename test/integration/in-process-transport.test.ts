@@ -120,6 +120,24 @@ describe('InProcessTransport to the embedded emulator', () => {
     expect(both.response.headers['x-amz-crc32']).toMatch(/^\d+$/);
   });
 
+  it('answers with a body in a buffer of its own, so passing it to another thread copies only its bytes', async () => {
+    const transport = new InProcessTransport(dynalite.listener);
+    const listed = await transport.handle({
+      method: 'POST',
+      path: '/',
+      headers: {
+        'Content-Type': 'application/x-amz-json-1.0',
+        'X-Amz-Target': 'DynamoDB_20120810.ListTables',
+        Authorization: 'AWS4-HMAC-SHA256 Credential=a/b/c/d/e, SignedHeaders=host, Signature=f',
+        'X-Amz-Date': '20261123T120000Z',
+      },
+      body: '{}',
+    });
+    expect(listed.response.statusCode).toBe(200);
+    expect(JSON.parse(new TextDecoder().decode(listed.response.body)).TableNames).toContain(table);
+    expect(listed.response.body.buffer.byteLength).toBe(listed.response.body.byteLength);
+  });
+
   it('refuses a streamed body instead of sending it half', async () => {
     const transport = new InProcessTransport(dynalite.listener);
     await expect(

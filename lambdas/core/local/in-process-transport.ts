@@ -58,7 +58,7 @@ export class InProcessTransport extends LocalRequestHandler {
           outHeaders[name.toLowerCase()] = String(value);
         },
         end(chunk?: string | Uint8Array) {
-          const data = chunk === undefined ? new Uint8Array() : typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+          const data = chunk === undefined ? new Uint8Array() : exactBytes(chunk);
           resolve({ response: { statusCode: outgoing.statusCode, headers: outHeaders, body: data } });
         },
       };
@@ -69,6 +69,15 @@ export class InProcessTransport extends LocalRequestHandler {
       }
     });
   }
+}
+
+/**
+ * The bytes in a buffer of their own. A small Buffer is usually a view into Node's shared 8 KB pool, and posting a
+ * view to another thread copies its whole underlying buffer: 8 KB for a 300-byte answer.
+ */
+export function exactBytes(data: string | Uint8Array): Uint8Array {
+  if (typeof data === 'string') return new TextEncoder().encode(data);
+  return data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : new Uint8Array(data);
 }
 
 function bodyBuffer(body: unknown): Buffer {
