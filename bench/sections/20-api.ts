@@ -1,18 +1,21 @@
 /**
  * The request path: handler-only latency in process (store warm), the local server under autocannon from a second
- * process, and DynamoDB requests per API request: by an SDK middleware for the handler alone, and as the local
- * service's store thread answered them under load.
+ * process (its store in memory, then on disk as `npm start` keeps it), and DynamoDB requests per API request: by an
+ * SDK middleware for the handler alone, and as the local service's store thread answered them under load.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { formatDay } from '../../lambdas/core/domain/dates';
 import { historyEndpoint, latestEndpoint } from '../../lambdas/core/endpoints/rates';
 import { accessContext } from '../../lambdas/core/http/access';
 import { apiHandler } from '../../lambdas/core/http/api-handler';
-import { startLocalService } from '../../lambdas/core/local/service';
+import { type LocalService, startLocalService } from '../../lambdas/core/local/service';
 import { RateReader } from '../../lambdas/core/service/rate-reader';
 import { loadBundledRates } from '../../test/support/bundled-rates';
 import { attachDdbCounter, countsByOperation, perUnit } from '../../test/support/ddb-counter';
@@ -78,6 +81,33 @@ async function bareServerRate(): Promise<number> {
   }
 }
 
+/** Latest and history under load on one running service, with a key of a business account without limits. */
+async function measureServer(service: LocalService, bare: number): Promise<void> {
+  const account = await service.accounts.createAccount({
+    accountId: `bench-${formatDay(new Date())}-${process.pid}`,
+    plan: 'business',
+    verified: true,
+    overrides: { monthlyLimit: 1e9, perMinute: 1e9 },
+  });
+  const { key } = await service.accounts.createKey(account.accountId, 'bench');
+  for (const [name, path] of [
+    ['latest base=USD', 'rates/latest?base=USD'],
+    ['history USD/JPY/2026-04-13', 'rates/history/USD/JPY/2026-04-13'],
+  ] as const) {
+    await autocannon(`${service.url}${path}`, key, WARM_UP_SECONDS);
+    await service.storeRequests(true);
+    const result = await autocannon(`${service.url}${path}`, key);
+    const counts = countsByOperation(await service.storeRequests(true));
+    const perRequest = perUnit(counts, result.requests.total);
+    console.log(
+      `    ${name.padEnd(26)} ${result.requests.average.toFixed(0)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   ` +
+        `non-2xx ${result.non2xx}, errors ${result.errors}   DynamoDB per request: ${perRequest.reads.toFixed(3)} reads, ` +
+        `${perRequest.writes.toFixed(3)} writes   ${((result.requests.average / bare) * 100).toFixed(1)} % of the floor   ` +
+        '(budget: ≥ 1500 req/s)',
+    );
+  }
+}
+
 export default async function run(): Promise<void> {
   const service = await startLocalService({ port: 0, loadRates: loadBundledRates, demoAccounts: false });
   try {
@@ -129,36 +159,30 @@ export default async function run(): Promise<void> {
       );
     }
 
-    const account = await service.accounts.createAccount({
-      accountId: `bench-${formatDay(new Date())}-${process.pid}`,
-      plan: 'business',
-      verified: true,
-      overrides: { monthlyLimit: 1e9, perMinute: 1e9 },
-    });
-    const { key } = await service.accounts.createKey(account.accountId, 'bench');
     const bare = await bareServerRate();
     console.log(
       `\nlocal server with metering, autocannon in a second process (${CONNECTIONS} connections, ${LOAD_SECONDS} s ` +
         `after ${WARM_UP_SECONDS} s unmeasured):`,
     );
     console.log(`  machine floor: a bare Node HTTP server answers ${bare.toFixed(0)} req/s under the same load`);
-    for (const [name, path] of [
-      ['latest base=USD', 'rates/latest?base=USD'],
-      ['history USD/JPY/2026-04-13', 'rates/history/USD/JPY/2026-04-13'],
-    ] as const) {
-      await autocannon(`${service.url}${path}`, key, WARM_UP_SECONDS);
-      await service.storeRequests(true);
-      const result = await autocannon(`${service.url}${path}`, key);
-      const counts = countsByOperation(await service.storeRequests(true));
-      const perRequest = perUnit(counts, result.requests.total);
-      console.log(
-        `  ${name.padEnd(28)} ${result.requests.average.toFixed(0)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   ` +
-          `non-2xx ${result.non2xx}, errors ${result.errors}   DynamoDB per request: ${perRequest.reads.toFixed(3)} reads, ` +
-          `${perRequest.writes.toFixed(3)} writes   ${((result.requests.average / bare) * 100).toFixed(1)} % of the floor   ` +
-          '(budget: ≥ 1500 req/s)',
-      );
-    }
+    console.log('  store in memory, as the tests run it:');
+    await measureServer(service, bare);
   } finally {
     await service.close();
+  }
+
+  // `npm start` keeps its store in LevelDB files under its data directory; its figures are the ones users see.
+  const dataDir = mkdtempSync(join(tmpdir(), 'fxrates-bench-'));
+  try {
+    const persisted = await startLocalService({ port: 0, dataDir, loadRates: loadBundledRates, demoAccounts: false });
+    try {
+      const bareNow = await bareServerRate();
+      console.log(`  store on disk, as \`npm start\` runs it (machine floor now ${bareNow.toFixed(0)} req/s):`);
+      await measureServer(persisted, bareNow);
+    } finally {
+      await persisted.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
