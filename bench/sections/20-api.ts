@@ -19,6 +19,7 @@ import { type LocalService, startLocalService } from '../../lambdas/core/local/s
 import { RateReader } from '../../lambdas/core/service/rate-reader';
 import { loadBundledRates } from '../../test/support/bundled-rates';
 import { attachDdbCounter, countsByOperation, perUnit } from '../../test/support/ddb-counter';
+import { percentile } from '../stats';
 
 const HANDLER_ITERATIONS = 20_000;
 const LOAD_SECONDS = 10;
@@ -26,10 +27,6 @@ const LOAD_SECONDS = 10;
 const WARM_UP_SECONDS = 2;
 const CONNECTIONS = 10;
 const BARE_SECONDS = 5;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 interface AutocannonSummary {
   requests: { average: number; total: number };

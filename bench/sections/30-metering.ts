@@ -8,10 +8,11 @@ import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, type PlanLimits } from '../../lambdas/core/domain/plans';
-import { startDynalite } from '../../lambdas/core/local/dynalite-server';
+import { type RunningDynalite, startDynalite } from '../../lambdas/core/local/dynalite-server';
 import {
   InProcessTransport,
   LocalRequestHandler,
+  operationOf,
   type TransportRequest,
   type TransportResponse,
 } from '../../lambdas/core/local/in-process-transport';
@@ -21,6 +22,7 @@ import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
 import { type AdmitInput, UsageStore } from '../../lambdas/core/store/usage-store';
 import { attachDdbCounter, type DdbCounter, perUnit } from '../../test/support/ddb-counter';
 import { startDynamoDbLocal } from '../../test/support/dynamodb-local';
+import { percentile } from '../stats';
 
 const STEADY_REQUESTS = 600;
 const REFUSED_REQUESTS = 300;
@@ -114,9 +116,8 @@ async function throughput(rig: Rig, accounts: number, admit: Admit): Promise<str
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
   const calls = perUnit(rig.counter.snapshot(), admitted);
-  return `${fmt(admitted / seconds, 0).padStart(6)}/s  p50 ${fmt(pct(0.5))} ms  p99 ${fmt(pct(0.99))} ms  (${fmt(calls.writes, 3)} writes each)`;
+  return `${fmt(admitted / seconds, 0).padStart(6)}/s  p50 ${fmt(percentile(latencies, 50))} ms  p99 ${fmt(percentile(latencies, 99))} ms  (${fmt(calls.writes, 3)} writes each)`;
 }
 
 async function measureThroughput(rig: Rig, accounts: number): Promise<void> {
@@ -180,7 +181,7 @@ class RecordingTransport extends LocalRequestHandler {
   }
 
   handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
-    if (request.headers['x-amz-target']?.endsWith('.UpdateItem')) this.last = request;
+    if (operationOf(request.headers) === 'UpdateItem') this.last = request;
     return this.next.handle(request);
   }
 }
@@ -197,8 +198,7 @@ async function timeCalls(call: (i: number) => Promise<void>): Promise<string> {
   }
   const mean = ((performance.now() - started) * 1000) / SPLIT_CALLS;
   micros.sort((a, b) => a - b);
-  const pct = (p: number) => micros[Math.min(micros.length - 1, Math.floor(micros.length * p))] ?? 0;
-  return `p50 ${fmt(pct(0.5), 1).padStart(6)} µs  p99 ${fmt(pct(0.99), 1).padStart(7)} µs  mean ${fmt(mean, 1).padStart(6)} µs`;
+  return `p50 ${fmt(percentile(micros, 50), 1).padStart(6)} µs  p99 ${fmt(percentile(micros, 99), 1).padStart(7)} µs  mean ${fmt(mean, 1).padStart(6)} µs`;
 }
 
 /**
@@ -206,7 +206,7 @@ async function timeCalls(call: (i: number) => Promise<void>): Promise<string> {
  * reading it (answered at once, no store), and the embedded store answering the same request as the SDK sent it
  * (in process, no SDK). The local server spends both on every metered request, on two threads.
  */
-async function measureSplit(endpoint: string, listener: ConstructorParameters<typeof InProcessTransport>[0]) {
+async function measureSplit({ endpoint, listener }: RunningDynalite): Promise<void> {
   const admitInput = (i: number): AdmitInput => ({
     accountId: 'bench-split',
     limits: unlimited,
@@ -267,7 +267,7 @@ export default async function metering(): Promise<void> {
   const dynalite = await startDynalite();
   try {
     await runOn('dynalite (in memory)', dynalite.endpoint);
-    await measureSplit(dynalite.endpoint, dynalite.listener);
+    await measureSplit(dynalite);
   } finally {
     await dynalite.close();
   }

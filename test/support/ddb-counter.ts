@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { operationOf } from '../../lambdas/core/local/in-process-transport';
 
 /**
  * Counts the DynamoDB calls a client sends, by operation, as a middleware on the client's stack. It sits inside
@@ -24,11 +25,10 @@ export interface DdbCounter {
 
 const MIDDLEWARE_NAME = 'fxratesDdbCounter';
 
-function operationOf(request: unknown, commandName: string | undefined): string {
+/** The operation from the request's target header, or from the command's name when the request has none. */
+function operationOfCall(request: unknown, commandName: string | undefined): string {
   const headers = (request as { headers?: Record<string, string> } | undefined)?.headers ?? {};
-  const target = headers['x-amz-target'] ?? headers['X-Amz-Target'];
-  if (target) return target.slice(target.lastIndexOf('.') + 1);
-  return (commandName ?? 'Unknown').replace(/Command$/, '');
+  return operationOf(headers) ?? (commandName ?? 'Unknown').replace(/Command$/, '');
 }
 
 /**
@@ -42,7 +42,7 @@ export function attachDdbCounter(...clients: (DynamoDBDocumentClient | DynamoDBC
     client.middlewareStack.remove(MIDDLEWARE_NAME);
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        const operation = operationOf(args.request, context.commandName);
+        const operation = operationOfCall(args.request, context.commandName);
         byOperation[operation] = (byOperation[operation] ?? 0) + 1;
         try {
           return await next(args);

@@ -17,6 +17,15 @@ export interface TransportResponse {
 }
 
 /**
+ * The DynamoDB operation a request names in its target header (`DynamoDB_20120810.UpdateItem` → `UpdateItem`).
+ * The SDK writes the header in lower case; a hand-built request may capitalise it.
+ */
+export function operationOf(headers: Readonly<Record<string, string | undefined>>): string | undefined {
+  const target = headers['x-amz-target'] ?? headers['X-Amz-Target'];
+  return target ? target.slice(target.lastIndexOf('.') + 1) : undefined;
+}
+
+/**
  * What the SDK asks of a request handler besides `handle`: a transport with no sockets and no settings of its own
  * has nothing to configure or release.
  */

@@ -1,6 +1,6 @@
 import { type MessagePort, parentPort } from 'node:worker_threads';
 import { type RunningDynalite, startDynalite } from './dynalite-server';
-import { InProcessTransport, type TransportRequest } from './in-process-transport';
+import { InProcessTransport, operationOf, type TransportRequest } from './in-process-transport';
 import { type RpcMethods, serveRpc } from './port-rpc';
 import { DYNAMODB_METHOD } from './thread-transport';
 
@@ -17,12 +17,6 @@ export interface StoreThreadOptions {
 
 /** Requests the store answered, by DynamoDB operation (from X-Amz-Target), since the last reset. */
 export type StoreRequestCounts = Record<string, number>;
-
-/** The SDK names the operation in a lower-case `x-amz-target` header (`DynamoDB_20120810.UpdateItem`). */
-function operationOf(request: TransportRequest): string {
-  const target = request.headers['x-amz-target'];
-  return target === undefined ? 'Unknown' : target.slice(target.lastIndexOf('.') + 1);
-}
 
 /**
  * The embedded DynamoDB emulator on a thread of its own: the local server's other threads send it their SDK
@@ -41,7 +35,7 @@ function storeThreadMethods(): RpcMethods {
     },
     [DYNAMODB_METHOD]: async (request: TransportRequest) => {
       if (!transport) throw new Error('the store thread is not started');
-      const operation = operationOf(request);
+      const operation = operationOf(request.headers) ?? 'Unknown';
       counts[operation] = (counts[operation] ?? 0) + 1;
       return (await transport.handle(request)).response;
     },

@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { exactBytes, type TransportRequest } from '../../../lambdas/core/local/in-process-transport';
+import { exactBytes, operationOf, type TransportRequest } from '../../../lambdas/core/local/in-process-transport';
 import { RpcClient, serveRpc } from '../../../lambdas/core/local/port-rpc';
 import { DYNAMODB_METHOD, ThreadTransport } from '../../../lambdas/core/local/thread-transport';
 
@@ -69,5 +69,13 @@ describe('exactBytes', () => {
     expect(copy).not.toBe(view);
     expect([...copy]).toEqual([1, 2, 3]);
     expect(copy.buffer.byteLength).toBe(3);
+  });
+});
+
+describe('operationOf', () => {
+  it('names the operation from the target header in either case, and nothing without one', () => {
+    expect(operationOf({ 'x-amz-target': 'DynamoDB_20120810.UpdateItem' })).toBe('UpdateItem');
+    expect(operationOf({ 'X-Amz-Target': 'DynamoDB_20120810.GetItem' })).toBe('GetItem');
+    expect(operationOf({ 'content-type': 'application/x-amz-json-1.0' })).toBeUndefined();
   });
 });
