@@ -7,7 +7,7 @@ import process from 'node:process';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 async function main(): Promise<void> {
-  const { runAdmin } = await import('../lambdas/core/admin/cli');
+  const { runAdmin } = await import('../admin-cli/cli');
   process.exitCode = await runAdmin(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

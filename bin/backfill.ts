@@ -9,11 +9,11 @@ import {
   sourceUrlsFromEnv,
 } from '../lambdas/core/ingest/fetchers';
 import { type IngestLog, type IngestResult, ingestDays, runIngestion } from '../lambdas/core/ingest/ingest';
-import { localDataDir, localTableNames, openLocalTable } from '../lambdas/core/local/local-store';
-import { bundledFiles, readBundledDays } from '../lambdas/core/sources/bundled';
 import { createDocumentClient } from '../lambdas/core/store/clients';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { RATES_TABLE } from '../lambdas/core/store/tables';
+import { bundledFiles, readBundledDays } from '../local-server/bundled-data';
+import { localDataDir, localTableNames, openLocalTable } from '../local-server/local-store';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

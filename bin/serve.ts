@@ -11,9 +11,9 @@ export {};
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const { startLocalService } = await import('../lambdas/core/local/service');
-  const { loadRatesForLocal } = await import('../lambdas/core/ingest/local');
-  const { localDataDir, runningEndpoint } = await import('../lambdas/core/local/local-store');
+  const { startLocalService } = await import('../local-server/service');
+  const { loadRatesForLocal } = await import('../local-server/load-rates');
+  const { localDataDir, runningEndpoint } = await import('../local-server/local-store');
 
   const dataDir = localDataDir();
   const port = Number(process.env.PORT ?? 3000);

@@ -3,12 +3,12 @@
  * DynamoDB, then the identical ingestion again, which must write nothing. Budget: the full backfill under 20 s.
  */
 import { ingestDays } from '../../lambdas/core/ingest/ingest';
-import { startDynalite } from '../../lambdas/core/local/dynalite-server';
-import { bundledFiles, readBundledDays } from '../../lambdas/core/sources/bundled';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
 import { RatesStore } from '../../lambdas/core/store/rates-store';
 import { RATES_TABLE } from '../../lambdas/core/store/tables';
+import { bundledFiles, readBundledDays } from '../../local-server/bundled-data';
+import { startDynalite } from '../../local-server/dynalite-server';
 
 const BUDGET_SECONDS = 20;
 

@@ -8,18 +8,18 @@ import { performance } from 'node:perf_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, type PlanLimits } from '../../lambdas/core/domain/plans';
-import { type RunningDynalite, startDynalite } from '../../lambdas/core/local/dynalite-server';
+import { createDocumentClient, createMeteringClient } from '../../lambdas/core/store/clients';
+import { createTable } from '../../lambdas/core/store/create-tables';
+import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
+import { type AdmitInput, UsageStore } from '../../lambdas/core/store/usage-store';
+import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
 import {
   InProcessTransport,
   LocalRequestHandler,
   operationOf,
   type TransportRequest,
   type TransportResponse,
-} from '../../lambdas/core/local/in-process-transport';
-import { createDocumentClient, createMeteringClient } from '../../lambdas/core/store/clients';
-import { createTable } from '../../lambdas/core/store/create-tables';
-import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
-import { type AdmitInput, UsageStore } from '../../lambdas/core/store/usage-store';
+} from '../../local-server/in-process-transport';
 import { attachDdbCounter, type DdbCounter, perUnit } from '../../test/support/ddb-counter';
 import { startDynamoDbLocal } from '../../test/support/dynamodb-local';
 import { percentile } from '../stats';

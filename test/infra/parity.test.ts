@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { API_BASE_PATH, ROUTES } from '../../lambdas/core/http/routes';
-import { createLocalGateway } from '../../lambdas/core/local/gateway';
+import { createLocalGateway } from '../../local-server/gateway';
 import { propsOf, resourcesOf, SKIP_BUNDLING, type Synthesized, synthesize } from './synth';
 
 /**

@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../lambdas/core/admin/target';
+import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../admin-cli/target';
 import { hashApiKey, isWellFormedApiKey } from '../../lambdas/core/domain/api-key';
-import { type RunningDynalite, startDynalite } from '../../lambdas/core/local/dynalite-server';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
+import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
 
 jest.setTimeout(90_000);
 

@@ -1,4 +1,4 @@
-import { type RunningDynalite, startDynalite } from '../../lambdas/core/local/dynalite-server';
+import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
 import { type RunningDynamoDbLocal, startDynamoDbLocal } from '../support/dynamodb-local';
 
 declare global {

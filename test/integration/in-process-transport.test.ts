@@ -4,11 +4,11 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type RunningDynalite, startDynalite } from '../../lambdas/core/local/dynalite-server';
-import { InProcessTransport } from '../../lambdas/core/local/in-process-transport';
 import { createDocumentClient, createMeteringClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
+import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
+import { InProcessTransport } from '../../local-server/in-process-transport';
 
 describe('InProcessTransport to the embedded emulator', () => {
   let dynalite: RunningDynalite;

@@ -1,5 +1,5 @@
 import type { LimitOverrides, PlanId } from '../../lambdas/core/domain/plans';
-import { type LocalService, type RatesTarget, startLocalService } from '../../lambdas/core/local/service';
+import { type LocalService, type RatesTarget, startLocalService } from '../../local-server/service';
 import { loadBundledRates } from './bundled-rates';
 
 /** A clock tests move by hand; the service reads it for dates, the Pro window, and the metering windows. */

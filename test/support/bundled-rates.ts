@@ -1,6 +1,6 @@
 import { reconcile } from '../../lambdas/core/ingest/reconcile';
-import { bundledFiles, readBundledDays } from '../../lambdas/core/sources/bundled';
 import type { RatesStore } from '../../lambdas/core/store/rates-store';
+import { bundledFiles, readBundledDays } from '../../local-server/bundled-data';
 
 /** Windows of the bundled data the API tests read: the first ECB month, the Pro-window years, and currency-api. */
 const WINDOWS = [

@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { operationOf } from '../../lambdas/core/local/in-process-transport';
+import { operationOf } from '../../local-server/in-process-transport';
 
 /**
  * Counts the DynamoDB calls a client sends, by operation, as a middleware on the client's stack. It sits inside

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningDynalite, startDynalite } from '../../../lambdas/core/local/dynalite-server';
 import { createDocumentClient } from '../../../lambdas/core/store/clients';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
+import { type RunningDynalite, startDynalite } from '../../../local-server/dynalite-server';
 import { readEcbTable, startUpstreamServer, type UpstreamServer } from '../../support/upstream-server';
 
 jest.setTimeout(90_000);

@@ -2,8 +2,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../../lambdas/core/domain/dates';
-import { loadRatesForLocal } from '../../../lambdas/core/ingest/local';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
+import { loadRatesForLocal } from '../../../local-server/load-rates';
 import { backends, freshTables } from '../../support/backends';
 import {
   DATA_DIR,

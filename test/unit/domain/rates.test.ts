@@ -7,7 +7,7 @@ import {
   RATE_SIGNIFICANT_DIGITS,
   rateTable,
 } from '../../../lambdas/core/domain/rates';
-import { bundledFiles, readBundledDays } from '../../../lambdas/core/sources/bundled';
+import { bundledFiles, readBundledDays } from '../../../local-server/bundled-data';
 import { divide, multiply, ofNumber, parseDecimal, significantDigits, toPlaces, toSignificant } from './exact-decimal';
 
 const CODES = ['USD', 'JPY', 'GBP', 'CHF', 'IDR', 'KWD', 'VND', 'BHD'] as const;

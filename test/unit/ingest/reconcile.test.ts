@@ -3,8 +3,8 @@ import type { RateSnapshot } from '../../../lambdas/core/domain/rates';
 import { mergeDay } from '../../../lambdas/core/ingest/merge';
 import { datesToRead, reconcile } from '../../../lambdas/core/ingest/reconcile';
 import { JUMP_LOOKBACK_DAYS, relativeMove } from '../../../lambdas/core/ingest/validate';
-import { bundledFiles, readBundledDays } from '../../../lambdas/core/sources/bundled';
 import type { SourceDay } from '../../../lambdas/core/sources/source-day';
+import { bundledFiles, readBundledDays } from '../../../local-server/bundled-data';
 import { byDate, currencyApiDay, ecbDay, MAJORS } from './fixtures';
 
 const today = '2026-09-30';

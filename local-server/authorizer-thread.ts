@@ -1,11 +1,11 @@
 import { type MessagePort, parentPort } from 'node:worker_threads';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { createAuthorizer } from '../auth/authorizer';
-import { createAuthorizerObserver } from '../auth/observe';
-import { systemClock } from '../domain/dates';
-import { AccountsReadStore } from '../store/accounts-read-store';
-import { createDocumentClient, createMeteringClient } from '../store/clients';
-import { UsageStore } from '../store/usage-store';
+import { createAuthorizer } from '../lambdas/core/auth/authorizer';
+import { createAuthorizerObserver } from '../lambdas/core/auth/observe';
+import { systemClock } from '../lambdas/core/domain/dates';
+import { AccountsReadStore } from '../lambdas/core/store/accounts-read-store';
+import { createDocumentClient, createMeteringClient } from '../lambdas/core/store/clients';
+import { UsageStore } from '../lambdas/core/store/usage-store';
 import { RpcClient, type RpcMethods, serveRpc } from './port-rpc';
 import { sharedClockReader } from './shared-clock';
 import { ThreadTransport } from './thread-transport';

@@ -5,25 +5,25 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { type Clock, systemClock } from '../domain/dates';
-import type { EndpointDeps } from '../endpoints/deps';
-import { quotaEndpoint } from '../endpoints/quota';
+import { type Clock, systemClock } from '../lambdas/core/domain/dates';
+import type { EndpointDeps } from '../lambdas/core/endpoints/deps';
+import { quotaEndpoint } from '../lambdas/core/endpoints/quota';
 import {
   currenciesEndpoint,
   enrichedEndpoint,
   historyEndpoint,
   latestEndpoint,
   pairEndpoint,
-} from '../endpoints/rates';
-import { apiHandler } from '../http/api-handler';
-import type { RouteId } from '../http/routes';
-import { logger } from '../observability';
-import { RateReader } from '../service/rate-reader';
-import { AccountsStore } from '../store/accounts-store';
-import { createDocumentClient } from '../store/clients';
-import { createTable } from '../store/create-tables';
-import { RatesStore } from '../store/rates-store';
-import { ACCOUNTS_TABLE, RATES_TABLE } from '../store/tables';
+} from '../lambdas/core/endpoints/rates';
+import { apiHandler } from '../lambdas/core/http/api-handler';
+import type { RouteId } from '../lambdas/core/http/routes';
+import { logger } from '../lambdas/core/observability';
+import { RateReader } from '../lambdas/core/service/rate-reader';
+import { AccountsStore } from '../lambdas/core/store/accounts-store';
+import { createDocumentClient } from '../lambdas/core/store/clients';
+import { createTable } from '../lambdas/core/store/create-tables';
+import { RatesStore } from '../lambdas/core/store/rates-store';
+import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import { type DemoKeys, ensureDemoAccounts } from './demo-accounts';
 import { createLocalGateway, type ProxyHandler } from './gateway';
 import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, localTableNames, storeIsLocked } from './local-store';

@@ -5,13 +5,13 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { parseCurrencyApiJson } from './currency-api-json';
-import { parseEcbHistoryZip } from './ecb-csv';
-import { SourceFormatError, withUrl } from './errors';
-import type { SourceDay } from './source-day';
+import { parseCurrencyApiJson } from '../lambdas/core/sources/currency-api-json';
+import { parseEcbHistoryZip } from '../lambdas/core/sources/ecb-csv';
+import { SourceFormatError, withUrl } from '../lambdas/core/sources/errors';
+import type { SourceDay } from '../lambdas/core/sources/source-day';
 
 /** `data/` at the repository root; this file sits in lambdas/core/sources. */
-export const DEFAULT_DATA_DIR = resolve(__dirname, '..', '..', '..', 'data');
+export const DEFAULT_DATA_DIR = resolve(__dirname, '..', 'data');
 
 const ECB_ZIP = join('ecb', 'eurofxref-hist.zip');
 const CURRENCY_API_DIR = 'currency-api';

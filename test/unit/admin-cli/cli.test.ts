@@ -1,4 +1,4 @@
-import { UsageError } from '../../../lambdas/core/admin/args';
+import { UsageError } from '../../../admin-cli/args';
 import {
   type AdminIo,
   classifyError,
@@ -7,8 +7,8 @@ import {
   EXIT_REFUSED,
   EXIT_USAGE,
   runAdmin,
-} from '../../../lambdas/core/admin/cli';
-import { StoreUnavailableError } from '../../../lambdas/core/admin/target';
+} from '../../../admin-cli/cli';
+import { StoreUnavailableError } from '../../../admin-cli/target';
 import {
   InvalidAccountInputError,
   KeyLimitReachedError,

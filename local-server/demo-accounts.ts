@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashApiKey, isWellFormedApiKey } from '../domain/api-key';
-import type { PlanId } from '../domain/plans';
-import type { AccountsStore } from '../store/accounts-store';
+import { hashApiKey, isWellFormedApiKey } from '../lambdas/core/domain/api-key';
+import type { PlanId } from '../lambdas/core/domain/plans';
+import type { AccountsStore } from '../lambdas/core/store/accounts-store';
 
 export type DemoKeys = Record<PlanId, string>;
 

@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { RemoteCallError, RpcClient, serveRpc } from '../../../lambdas/core/local/port-rpc';
+import { RemoteCallError, RpcClient, serveRpc } from '../../../local-server/port-rpc';
 
 describe('calls between threads over a message port', () => {
   const open: MessagePort[] = [];

@@ -1,5 +1,5 @@
-import { PLANS, resolveLimits } from '../domain/plans';
-import type { Account, AccountsStore, ApiKeyRecord } from '../store/accounts-store';
+import { PLANS, resolveLimits } from '../lambdas/core/domain/plans';
+import type { Account, AccountsStore, ApiKeyRecord } from '../lambdas/core/store/accounts-store';
 import type { AdminCommand } from './args';
 
 /** What a command prints: the one JSON object for `--json`, and the lines for people otherwise. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../domain/dates';
+import type { Clock } from '../lambdas/core/domain/dates';
 
 /**
  * An injected clock's current reading, shared with the service's other threads. The local server writes it

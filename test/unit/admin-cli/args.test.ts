@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type Invocation, parseInvocation, USAGE, UsageError } from '../../../lambdas/core/admin/args';
+import { type Invocation, parseInvocation, USAGE, UsageError } from '../../../admin-cli/args';
 
 const CWD = resolve('/srv/fxrates');
 const parse = (argv: string[], env: Record<string, string | undefined> = {}): Invocation =>

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, type PlanId } from '../domain/plans';
-import type { CreateAccountInput } from '../store/accounts-store';
+import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, type PlanId } from '../lambdas/core/domain/plans';
+import type { CreateAccountInput } from '../lambdas/core/store/accounts-store';
 
 /** Bad command-line input: the CLI prints the message as one line and exits with status 2. */
 export class UsageError extends Error {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENDPOINT_FILE, endpointAnswers, readEndpointFile } from '../../../lambdas/core/admin/target';
+import { ENDPOINT_FILE, endpointAnswers, readEndpointFile } from '../../../admin-cli/target';
 
 describe('local store discovery', () => {
   let dir: string;

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { createDocumentClient } from '../store/clients';
-import { createTable } from '../store/create-tables';
-import type { TableDefinition } from '../store/tables';
+import { createDocumentClient } from '../lambdas/core/store/clients';
+import { createTable } from '../lambdas/core/store/create-tables';
+import type { TableDefinition } from '../lambdas/core/store/tables';
 import { type RunningDynalite, startDynalite } from './dynalite-server';
 
 /** Files the local server keeps in its data directory. */

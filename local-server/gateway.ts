@@ -15,8 +15,8 @@ import {
   gatewayResponse,
   gatewayResponseHeaders,
   renderGatewayTemplate,
-} from '../http/gateway-responses';
-import { API_BASE_PATH, matchRoute, type RouteId } from '../http/routes';
+} from '../lambdas/core/http/gateway-responses';
+import { API_BASE_PATH, matchRoute, type RouteId } from '../lambdas/core/http/routes';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type AuthorizerHandler = (

@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { exactBytes, operationOf, type TransportRequest } from '../../../lambdas/core/local/in-process-transport';
-import { RpcClient, serveRpc } from '../../../lambdas/core/local/port-rpc';
-import { DYNAMODB_METHOD, ThreadTransport } from '../../../lambdas/core/local/thread-transport';
+import { exactBytes, operationOf, type TransportRequest } from '../../../local-server/in-process-transport';
+import { RpcClient, serveRpc } from '../../../local-server/port-rpc';
+import { DYNAMODB_METHOD, ThreadTransport } from '../../../local-server/thread-transport';
 
 interface Arrived {
   text: string;

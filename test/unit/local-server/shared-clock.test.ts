@@ -1,4 +1,4 @@
-import { SharedClock, sharedClockReader } from '../../../lambdas/core/local/shared-clock';
+import { SharedClock, sharedClockReader } from '../../../local-server/shared-clock';
 
 describe('a clock shared with other threads', () => {
   it('reads the source time as of the last sync, to the millisecond', () => {

@@ -1,12 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { LocalStoreLockedError, localTableNames, openLocalTable } from '../local/local-store';
-import { ACCOUNTS_TABLE } from '../store/tables';
+import { ACCOUNTS_TABLE } from '../lambdas/core/store/tables';
+import { LocalStoreLockedError, localTableNames, openLocalTable } from '../local-server/local-store';
 import type { StoreTarget } from './args';
 
 /** The local server's table name. */
 export const LOCAL_ACCOUNTS_TABLE_NAME = localTableNames().accounts;
-export { EMBEDDED_STORE_DIR, ENDPOINT_FILE, endpointAnswers, readEndpointFile } from '../local/local-store';
+export { EMBEDDED_STORE_DIR, ENDPOINT_FILE, endpointAnswers, readEndpointFile } from '../local-server/local-store';
 
 /** The store cannot be opened; the CLI reports the message as one line and exits with status 3. */
 export class StoreUnavailableError extends Error {

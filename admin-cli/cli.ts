@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { systemClock } from '../domain/dates';
-import { AccountsError, AccountsStore, InvalidAccountInputError } from '../store/accounts-store';
+import { systemClock } from '../lambdas/core/domain/dates';
+import { AccountsError, AccountsStore, InvalidAccountInputError } from '../lambdas/core/store/accounts-store';
 import { parseInvocation, USAGE, UsageError } from './args';
 import { runCommand } from './commands';
 import { type OpenOptions, openStore, StoreUnavailableError } from './target';

@@ -3,12 +3,19 @@
  * live sources when asked and reachable within a short overall budget, so an offline start stays quick.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type Clock, formatTimestamp, systemClock } from '../domain/dates';
-import type { SourceId } from '../domain/rates';
-import { bundledFiles, bundledFingerprint, readBundledDays } from '../sources/bundled';
-import { RatesStore } from '../store/rates-store';
-import { fetchersFor, type SourceUrls, sourceUrlsFromEnv } from './fetchers';
-import { type IngestLog, type IngestResult, ingestDays, type LatestSummary, runIngestion, silentLog } from './ingest';
+import { type Clock, formatTimestamp, systemClock } from '../lambdas/core/domain/dates';
+import type { SourceId } from '../lambdas/core/domain/rates';
+import { fetchersFor, type SourceUrls, sourceUrlsFromEnv } from '../lambdas/core/ingest/fetchers';
+import {
+  type IngestLog,
+  type IngestResult,
+  ingestDays,
+  type LatestSummary,
+  runIngestion,
+  silentLog,
+} from '../lambdas/core/ingest/ingest';
+import { RatesStore } from '../lambdas/core/store/rates-store';
+import { bundledFiles, bundledFingerprint, readBundledDays } from './bundled-data';
 import { readBundledMarker, writeBundledMarker } from './load-marker';
 
 /** Overall budget for the live attempt: every live fetch of the start shares it. */
