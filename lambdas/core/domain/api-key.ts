@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 
 /**
  * Key format: `fxr_` + 32 base62 characters of randomness + 6 base62 characters of the CRC32 of those 32.
@@ -12,22 +13,9 @@ export const KEY_LENGTH = KEY_PREFIX.length + KEY_RANDOM_LENGTH + KEY_CHECKSUM_L
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${KEY_RANDOM_LENGTH + KEY_CHECKSUM_LENGTH}}$`);
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
+/** CRC-32 (IEEE) of the text's UTF-8 bytes, as an unsigned 32-bit integer. */
 export function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
-  }
-  return (crc ^ 0xffffffff) >>> 0;
+  return zlibCrc32(text);
 }
 
 function base62Fixed(value: number, width: number): string {
