@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, type PlanId } from '../lambdas/core/domain/plans';
 import type { CreateAccountInput } from '../lambdas/core/store/accounts-store';
 
@@ -65,38 +66,25 @@ Exit status and errors
   stderr; with --json stdout also carries {"error": "<reason>", "code": "<code>"}.
 `;
 
-type OptionName =
-  | 'json'
-  | 'help'
-  | 'data-dir'
-  | 'accounts-table'
-  | 'region'
-  | 'plan'
-  | 'email'
-  | 'monthly-limit'
-  | 'per-minute'
-  | 'overflow-percent'
-  | 'no-overflow'
-  | 'unverified'
-  | 'account'
-  | 'name';
+/** Every option of every command, in node:util parseArgs' form; `-h` is the only short one. */
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  'data-dir': { type: 'string' },
+  'accounts-table': { type: 'string' },
+  region: { type: 'string' },
+  plan: { type: 'string' },
+  email: { type: 'string' },
+  'monthly-limit': { type: 'string' },
+  'per-minute': { type: 'string' },
+  'overflow-percent': { type: 'string' },
+  'no-overflow': { type: 'boolean' },
+  unverified: { type: 'boolean' },
+  account: { type: 'string' },
+  name: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
 
-const OPTION_TYPES: Record<OptionName, 'boolean' | 'string'> = {
-  json: 'boolean',
-  help: 'boolean',
-  'data-dir': 'string',
-  'accounts-table': 'string',
-  region: 'string',
-  plan: 'string',
-  email: 'string',
-  'monthly-limit': 'string',
-  'per-minute': 'string',
-  'overflow-percent': 'string',
-  'no-overflow': 'boolean',
-  unverified: 'boolean',
-  account: 'string',
-  name: 'string',
-};
+type OptionName = keyof typeof OPTIONS;
 
 const GLOBAL_OPTIONS: readonly OptionName[] = ['json', 'help', 'data-dir', 'accounts-table', 'region'];
 
@@ -121,7 +109,7 @@ const COMMANDS: Record<string, CommandSpec> = {
 };
 
 function isOptionName(name: string): name is OptionName {
-  return Object.hasOwn(OPTION_TYPES, name);
+  return Object.hasOwn(OPTIONS, name);
 }
 
 interface Tokens {
@@ -129,41 +117,44 @@ interface Tokens {
   options: Map<OptionName, string | true>;
 }
 
-/** A small strict parser: every option is known, given at most once, and string options need a value. */
+/**
+ * Tokenized by node:util's parseArgs, checked here so that every mistake gets a one-line reason: every option is
+ * known, given at most once, booleans take no value, and string options need one that is not another `--` option.
+ * `-h` is the only short option; any other argument starting with one dash is refused whole.
+ */
 function tokenize(argv: readonly string[]): Tokens {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const positionals: string[] = [];
   const options = new Map<OptionName, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      positionals.push(token.value);
+      continue;
     }
-    if (arg === '-h') {
+    if (token.kind === 'option-terminator') continue;
+    if (!token.rawName.startsWith('--')) {
+      const arg = argv[token.index] as string;
+      if (arg !== '-h') throw new UsageError(`unknown option ${arg}`);
       options.set('help', true);
       continue;
     }
-    if (!arg.startsWith('--')) {
-      if (arg.startsWith('-') && arg.length > 1) throw new UsageError(`unknown option ${arg}`);
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    const name = token.name;
     if (!isOptionName(name)) throw new UsageError(`unknown option --${name}`);
     if (options.has(name)) throw new UsageError(`--${name} is given more than once`);
-    if (OPTION_TYPES[name] === 'boolean') {
-      if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
+    if (OPTIONS[name].type === 'boolean') {
+      if (token.inlineValue) throw new UsageError(`--${name} takes no value`);
       options.set(name, true);
       continue;
     }
-    let value = inline;
-    if (value === undefined) {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`--${name} needs a value`);
-      value = next;
-      i++;
+    const value = token.value;
+    if (value === undefined || (!token.inlineValue && value.startsWith('--'))) {
+      throw new UsageError(`--${name} needs a value`);
     }
     options.set(name, value);
   }

@@ -168,6 +168,15 @@ describe('admin CLI arguments', () => {
       });
     });
 
+    it('takes every argument after -- as a positional, and a dash-led value after a string option', () => {
+      expect(run(['key', 'revoke', '--', '-k']).command).toEqual({ kind: 'key-revoke', keyId: '-k' });
+      expect(run(['key', 'create', '--account', '-a', '--name=--x']).command).toEqual({
+        kind: 'key-create',
+        accountId: '-a',
+        name: '--x',
+      });
+    });
+
     it('parses key list and key revoke', () => {
       expect(run(['key', 'list', '--account', 'acc_abc']).command).toEqual({ kind: 'key-list', accountId: 'acc_abc' });
       expect(run(['key', 'revoke', 'key_abc']).command).toEqual({ kind: 'key-revoke', keyId: 'key_abc' });
@@ -182,6 +191,9 @@ describe('admin CLI arguments', () => {
       [['keys', 'list'], "unknown command 'keys'"],
       [[], 'no command given'],
       [['key', 'list', '--acount', 'acc_abc'], 'unknown option --acount'],
+      [['key', 'list', '-x', 'acc_abc'], 'unknown option -x'],
+      [['key', 'list', '-hx'], 'unknown option -hx'],
+      [['key', 'list', '--account', 'a', '--help', '--help'], '--help is given more than once'],
     ])('refuses %j: %s', (argv, message) => {
       expect(usageError(argv)).toContain(message);
     });
