@@ -1,9 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
+  paginateQuery,
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -20,6 +19,7 @@ import {
   storedOverrides,
 } from './account-items';
 import { AccountsReadStore } from './accounts-read-store';
+import { isConditionFailure } from './clients';
 import { accountKey, apiKeyKey } from './tables';
 
 export type { Account, AccountStatus, ApiKeyRecord } from './account-items';
@@ -74,58 +74,48 @@ export class AccountsError extends Error {
   }
 }
 
-export class UnknownAccountError extends AccountsError {
-  constructor(accountId: string) {
-    super('unknown-account', `Account '${printable(accountId)}' does not exist.`);
-    this.name = 'UnknownAccountError';
-  }
+/** One refusal: an AccountsError subclass with its own name and code, its message built from its arguments. */
+function refusal<Args extends unknown[]>(name: string, code: string, message: (...args: Args) => string) {
+  const Refusal = class extends AccountsError {
+    constructor(...args: Args) {
+      super(code, message(...args));
+      this.name = name;
+    }
+  };
+  Object.defineProperty(Refusal, 'name', { value: name });
+  return Refusal;
 }
 
-export class AccountExistsError extends AccountsError {
-  constructor(accountId: string) {
-    super('account-exists', `Account '${printable(accountId)}' already exists.`);
-    this.name = 'AccountExistsError';
-  }
-}
+const accountMessage = (text: string) => (accountId: string) => `Account '${printable(accountId)}' ${text}`;
 
-export class AccountNotVerifiedError extends AccountsError {
-  constructor(accountId: string) {
-    super('account-not-verified', `Account '${printable(accountId)}' is not verified; verify it before creating keys.`);
-    this.name = 'AccountNotVerifiedError';
-  }
-}
-
-export class AccountSuspendedError extends AccountsError {
-  constructor(accountId: string) {
-    super('account-suspended', `Account '${printable(accountId)}' is suspended; resume it before creating keys.`);
-    this.name = 'AccountSuspendedError';
-  }
-}
-
-export class KeyLimitReachedError extends AccountsError {
-  constructor(accountId: string, plan: PlanId, max: number) {
-    const keys = max === 1 ? '1 active key' : `${max} active keys`;
-    super(
-      'key-limit-reached',
-      `Account '${printable(accountId)}' already has ${keys}, the most the ${PLANS[plan].name} plan allows; revoke one or change the plan.`,
-    );
-    this.name = 'KeyLimitReachedError';
-  }
-}
-
-export class UnknownKeyError extends AccountsError {
-  constructor(keyId: string) {
-    super('unknown-key', `Key '${printable(keyId)}' does not exist.`);
-    this.name = 'UnknownKeyError';
-  }
-}
-
-export class InvalidAccountInputError extends AccountsError {
-  constructor(message: string) {
-    super('invalid-input', message);
-    this.name = 'InvalidAccountInputError';
-  }
-}
+export const UnknownAccountError = refusal('UnknownAccountError', 'unknown-account', accountMessage('does not exist.'));
+export const AccountExistsError = refusal('AccountExistsError', 'account-exists', accountMessage('already exists.'));
+export const AccountNotVerifiedError = refusal(
+  'AccountNotVerifiedError',
+  'account-not-verified',
+  accountMessage('is not verified; verify it before creating keys.'),
+);
+export const AccountSuspendedError = refusal(
+  'AccountSuspendedError',
+  'account-suspended',
+  accountMessage('is suspended; resume it before creating keys.'),
+);
+export const KeyLimitReachedError = refusal(
+  'KeyLimitReachedError',
+  'key-limit-reached',
+  (accountId: string, plan: PlanId, max: number) =>
+    `Account '${printable(accountId)}' already has ${max === 1 ? '1 active key' : `${max} active keys`}, the most the ${PLANS[plan].name} plan allows; revoke one or change the plan.`,
+);
+export const UnknownKeyError = refusal(
+  'UnknownKeyError',
+  'unknown-key',
+  (keyId: string) => `Key '${printable(keyId)}' does not exist.`,
+);
+export const InvalidAccountInputError = refusal(
+  'InvalidAccountInputError',
+  'invalid-input',
+  (message: string) => message,
+);
 
 /** Builds a value on first use: only account creation and key naming need these schemas. */
 function once<T>(build: () => T): () => T {
@@ -179,13 +169,6 @@ function firstIssue(error: z.core.$ZodError): string {
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
-function isConditionFailure(error: unknown): boolean {
-  return (
-    error instanceof ConditionalCheckFailedException ||
-    (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
-  );
-}
-
 /** Plans with a key limit, each becoming one clause of the reservation condition. */
 const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
   const max = PLANS[plan].maxActiveKeys;
@@ -193,9 +176,9 @@ const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
 });
 
 /**
- * Adapts the `ACCOUNT#` and `KEY#` items of the accounts table. Works on DynamoDB, DynamoDB Local and dynalite,
- * so it uses no transactions: the key limit is enforced by one conditional update of the account's `active_keys`
- * counter, which is atomic on every backend.
+ * Adapts the `ACCOUNT#` and `KEY#` items of the accounts table. It uses no transactions, so that it works on every
+ * DynamoDB implementation, emulators included: the key limit is enforced by one conditional update of the account's
+ * `active_keys` counter, which is atomic on every backend.
  *
  * Changing the plan never touches existing keys: an account moved from Pro to Free with two active keys keeps both
  * working and simply cannot create another until it is below the Free limit.
@@ -352,7 +335,11 @@ export class AccountsStore extends AccountsReadStore {
     }
   }
 
-  /** dynalite cannot return the item of a failed condition, so the reason is read back afterwards. */
+  /**
+   * A failed condition does not say which of its clauses failed, so the reason is read from the account afterwards.
+   * The reservation does not ask for the failed condition's item (ReturnValuesOnConditionCheckFailure), which not
+   * every DynamoDB implementation returns: a refusal is rare, and one consistent read explains it everywhere.
+   */
   private async explainRefusedKey(accountId: string): Promise<AccountsError> {
     const account = await this.findAccount(accountId, { consistent: true });
     if (!account) return new UnknownAccountError(accountId);
@@ -465,12 +452,7 @@ export class AccountsStore extends AccountsReadStore {
 
   private async queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
+    for await (const page of paginateQuery({ client: this.client }, input)) items.push(...(page.Items ?? []));
     return items;
   }
 }

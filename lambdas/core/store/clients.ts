@@ -1,4 +1,4 @@
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 function clientConfig(
@@ -12,6 +12,17 @@ function clientConfig(
     config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   }
   return config;
+}
+
+/**
+ * True when DynamoDB refused a write because its condition failed. Matched by name as well, for errors that crossed
+ * a thread or process boundary and lost their class.
+ */
+export function isConditionFailure(error: unknown): error is ConditionalCheckFailedException {
+  return (
+    error instanceof ConditionalCheckFailedException ||
+    (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
+  );
 }
 
 /** The name under which the SDK adds its logger middleware to every client's stack. */

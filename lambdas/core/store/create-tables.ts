@@ -44,7 +44,8 @@ export async function createTable(
         }),
       );
     } catch (error) {
-      // dynalite does not implement TTL; the attribute is still written, so AWS and DynamoDB Local expire items.
+      // An implementation without TTL (UnknownOperationException) keeps the table as it is: the attribute is still
+      // written, and implementations that have TTL expire items by it.
       if ((error as { name?: string }).name !== 'UnknownOperationException') throw error;
     }
   }
@@ -54,8 +55,8 @@ const ACTIVE_POLL_MS = 5;
 const ACTIVE_TIMEOUT_MS = 30_000;
 
 /**
- * A new table answers reads and writes only once ACTIVE. dynalite reports CREATING until a timer fires, so a client
- * that reaches it without a socket round trip would otherwise get ResourceNotFoundException on its first write.
+ * A new table answers reads and writes only once ACTIVE; until then it reports CREATING and a write to it fails
+ * with ResourceNotFoundException.
  */
 async function waitUntilActive(client: DynamoDBDocumentClient, tableName: string): Promise<void> {
   const deadline = Date.now() + ACTIVE_TIMEOUT_MS;

@@ -1,11 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  type AttributeValue,
-  ConditionalCheckFailedException,
-  type DynamoDBClient,
-  GetItemCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, type DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { type Clock, systemClock } from '../domain/dates';
 import type { PlanLimits } from '../domain/plans';
 import {
@@ -20,7 +14,7 @@ import {
   type UsageCounts,
 } from '../domain/quota';
 import { requireEnv } from '../env';
-import { meteringClient } from './clients';
+import { isConditionFailure, meteringClient } from './clients';
 import { ACCOUNTS_TABLE, usageKey } from './tables';
 
 /**
@@ -92,13 +86,6 @@ function requestSlot(requestId: string): { attribute: string; digest: string } {
   return { attribute: `r${(hash[0] ?? 0) % REQUEST_SLOTS}`, digest: hash.subarray(1, 10).toString('base64url') };
 }
 
-function isConditionalFailure(error: unknown): error is ConditionalCheckFailedException {
-  return (
-    error instanceof ConditionalCheckFailedException ||
-    (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
-  );
-}
-
 interface AdmissionParts {
   minute: number;
   minuteLimit: number;
@@ -111,7 +98,7 @@ interface AdmissionParts {
 /**
  * The one conditional update that counts a request if the minute and (when it counts) the month have room.
  * Conditions read `NOT a >= b` rather than `attribute_not_exists(a) OR a < b`: a comparison with a missing attribute
- * is false, so both mean the same, and the flat form costs dynalite's expression parser a fifth as much per request.
+ * is false, so both mean the same, and the flat form costs the local server's embedded store a fifth as much to parse.
  */
 function admissionExpression(parts: AdmissionParts) {
   const names: Record<string, string> = { '#m': minuteAttribute(parts.minute), '#x': EXPIRES_AT };
@@ -152,7 +139,9 @@ function admissionExpression(parts: AdmissionParts) {
  * Adapts the usage items to admission. `admit` is one conditional UpdateItem that counts the request only if the
  * minute and the month still have room, and reads the new counts back from the same write (ALL_NEW), so
  * concurrent requests are admitted exactly up to the limits. A refusal writes nothing: the failed condition
- * returns the item as it was (ALL_OLD), from which the verdict and the headers' figures are taken.
+ * returns the item as it was (ALL_OLD), from which the verdict and the headers' figures are taken. Returning that
+ * item is optional for a DynamoDB implementation; when the failed condition's item is not returned, one consistent
+ * read of the item stands in for it (DynamoDB returns it, so on AWS a refusal costs no read).
  */
 export class UsageStore {
   constructor(
@@ -209,9 +198,8 @@ export class UsageStore {
         await this.removeStaleMinutes(pk, item, minute);
         return state('admitted', countsOf(item));
       } catch (error) {
-        if (!isConditionalFailure(error)) throw error;
-        // The condition can only fail on an existing item. DynamoDB and DynamoDB Local return it; dynalite (the
-        // local emulator) does not, and there a consistent read stands in for it.
+        if (!isConditionFailure(error)) throw error;
+        // The condition can only fail on an existing item; when the error does not carry it, it is read.
         old =
           unmarshallCounts(error.Item) ??
           (await this.read(pk, [minuteAttribute(minute), MONTH_COUNT, ...(slot ? [slot.attribute] : [])]));

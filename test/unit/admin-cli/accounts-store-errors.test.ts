@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { AccountsStore } from '../../../lambdas/core/store/accounts-store';
+import {
+  AccountExistsError,
+  AccountNotVerifiedError,
+  AccountSuspendedError,
+  AccountsError,
+  AccountsStore,
+  InvalidAccountInputError,
+  KeyLimitReachedError,
+  UnknownAccountError,
+  UnknownKeyError,
+} from '../../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../../lambdas/core/store/clients';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -65,5 +75,81 @@ describe('AccountsStore error paths', () => {
   it('reads nothing for a malformed hash', async () => {
     expect(await newStore().findKeyByHash('not-a-sha256')).toBeUndefined();
     expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+  });
+
+  it('reads every page of a key query', async () => {
+    const key = (n: number) => ({
+      pk: `KEY#${n}`,
+      key_id: `key_${n}`,
+      key_account_id: 'acc_1',
+      name: `k${n}`,
+      created_at: `2026-09-30T00:00:0${n}Z`,
+    });
+    ddb.on(GetCommand).resolves({
+      Item: {
+        pk: 'ACCOUNT#acc_1',
+        account_id: 'acc_1',
+        plan: 'pro',
+        status: 'active',
+        verified: true,
+        active_keys: 3,
+        created_at: '2026-09-30T00:00:00Z',
+      },
+    });
+    // Each page's request as it was sent: the paginator reuses one input object for every page.
+    const starts: unknown[] = [];
+    const pages = [{ Items: [key(2)], LastEvaluatedKey: { pk: 'KEY#2' } }, { Items: [key(1), key(3)] }];
+    ddb.on(QueryCommand).callsFake((input: { ExclusiveStartKey?: unknown }) => {
+      starts.push(input.ExclusiveStartKey);
+      return pages[starts.length - 1];
+    });
+    const keys = await newStore().listKeys('acc_1');
+    expect(keys.map((k) => k.keyId)).toEqual(['key_1', 'key_2', 'key_3']);
+    expect(starts).toEqual([undefined, { pk: 'KEY#2' }]);
+  });
+});
+
+describe('AccountsStore refusals', () => {
+  it.each([
+    ['UnknownAccountError', new UnknownAccountError('acc_1'), 'unknown-account', "Account 'acc_1' does not exist."],
+    ['AccountExistsError', new AccountExistsError('acc_1'), 'account-exists', "Account 'acc_1' already exists."],
+    [
+      'AccountNotVerifiedError',
+      new AccountNotVerifiedError('acc_1'),
+      'account-not-verified',
+      "Account 'acc_1' is not verified; verify it before creating keys.",
+    ],
+    [
+      'AccountSuspendedError',
+      new AccountSuspendedError('acc_1'),
+      'account-suspended',
+      "Account 'acc_1' is suspended; resume it before creating keys.",
+    ],
+    [
+      'KeyLimitReachedError',
+      new KeyLimitReachedError('acc_1', 'free', 1),
+      'key-limit-reached',
+      "Account 'acc_1' already has 1 active key, the most the Free plan allows; revoke one or change the plan.",
+    ],
+    [
+      'KeyLimitReachedError',
+      new KeyLimitReachedError('acc_1', 'pro', 5),
+      'key-limit-reached',
+      "Account 'acc_1' already has 5 active keys, the most the Pro plan allows; revoke one or change the plan.",
+    ],
+    ['UnknownKeyError', new UnknownKeyError('key_\u0007x'), 'unknown-key', "Key 'key_?x' does not exist."],
+    ['InvalidAccountInputError', new InvalidAccountInputError('plan: bad'), 'invalid-input', 'plan: bad'],
+  ])('%s has its name, code and message', (name, error, code, message) => {
+    expect(error).toBeInstanceOf(AccountsError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe(name);
+    expect(error.code).toBe(code);
+    expect(error.message).toBe(message);
+  });
+
+  it('keeps the classes apart', () => {
+    expect(new UnknownAccountError('a')).not.toBeInstanceOf(UnknownKeyError);
+    expect(new InvalidAccountInputError('x')).not.toBeInstanceOf(UnknownAccountError);
+    expect(UnknownAccountError.name).toBe('UnknownAccountError');
   });
 });
