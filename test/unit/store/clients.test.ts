@@ -1,11 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  createDocumentClient,
-  createMeteringClient,
-  restoreFastProperties,
-  SDK_LOGGER_MIDDLEWARE,
-} from '../../../lambdas/core/store/clients';
+import { createDocumentClient, createMeteringClient, SDK_LOGGER_MIDDLEWARE } from '../../../lambdas/core/store/clients';
+import { restoreFastProperties } from '../../../lambdas/core/store/fast-properties';
 
 /** V8's own answer to "does this object have fast properties?", compiled with its natives syntax enabled. */
 function hasFastProperties(): (object: object) => boolean {
