@@ -6,7 +6,6 @@ import { Construct } from 'constructs';
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ROUTES, type RouteDefinition, type RouteId } from '../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
-import { FUNCTION_DIRS, type FunctionDir } from './bundling';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantTable, TABLE_ACCESS } from './grants';
@@ -40,13 +39,6 @@ export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
   denyCode: '$context.authorizer.errorCode',
   wafStatus: '$context.waf.status',
 };
-
-/**
- * Routes whose function reads no table: the quota report is rendered from the figures the authorizer put in
- * the request context (lambdas/core/endpoints/quota.ts). The infra tests check every function's grants against
- * the store modules its bundle contains, so a route that starts reading a table fails them until granted.
- */
-export const ROUTES_WITHOUT_TABLES: ReadonlySet<RouteId> = new Set<RouteId>(['quota']);
 
 export interface ApiProps {
   rates: ITable;
@@ -103,7 +95,7 @@ export class Api extends Construct {
     }
 
     this.authorizerFunction = new FxratesFunction(this, 'AuthorizerFunction', {
-      dir: 'authorizer',
+      name: 'authorizer',
       description: 'fxrates API key authorizer: key lookup and one metered usage write per request',
       timeout: Duration.seconds(5),
       environment: { [ACCOUNTS_TABLE.envVar]: props.accounts.tableName },
@@ -172,26 +164,22 @@ export class Api extends Construct {
   }
 
   private endpointFunction(route: RouteDefinition, props: ApiProps): FxratesFunction {
-    const readsRates = !ROUTES_WITHOUT_TABLES.has(route.id);
+    // The infra tests check each function's grants against the store modules its bundle contains, so a route
+    // whose endpoint starts reading a table fails them until its registry entry grants it.
+    const readsRates = route.ratesTable.length > 0;
     const fn = new FxratesFunction(this, `${pascalCase(route.id)}Function`, {
-      dir: functionDir(route.handlerDir),
+      name: route.id,
       description: `fxrates ${route.method} ${API_BASE_PATH}${route.path}`,
       timeout: Duration.seconds(10),
       environment: readsRates ? { [RATES_TABLE.envVar]: props.rates.tableName } : {},
     });
-    if (readsRates) grantTable(fn.role, props.rates, TABLE_ACCESS.endpointRates);
+    if (readsRates) grantTable(fn.role, props.rates, route.ratesTable);
     return fn;
   }
 }
 
 export function pathParameterNames(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
-}
-
-function functionDir(dir: string): FunctionDir {
-  const found = FUNCTION_DIRS.find((d) => d === dir);
-  if (found === undefined) throw new Error(`route handler folder '${dir}' is not a bundled function`);
-  return found;
 }
 
 function pascalCase(id: string): string {

@@ -5,25 +5,40 @@
  */
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
+import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
 
 /** The repository root, which holds package-lock.json and the lambdas/ folder. */
 export const PROJECT_ROOT = join(__dirname, '..');
 
-/** Function folders under lambdas/, each with a `handler.ts` exporting `handler`. */
-export const FUNCTION_DIRS = [
-  'latest',
-  'pair',
-  'history',
-  'currencies',
-  'enriched',
-  'quota',
-  'authorizer',
-  'ingest',
-] as const;
-export type FunctionDir = (typeof FUNCTION_DIRS)[number];
+/** The functions that are not routes, each with its own `lambdas/<name>/handler.ts`. */
+export const SERVICE_FUNCTIONS = ['authorizer', 'ingest'] as const;
+export type FunctionName = RouteId | (typeof SERVICE_FUNCTIONS)[number];
 
-export function functionEntry(dir: string): string {
-  return join(PROJECT_ROOT, 'lambdas', dir, 'handler.ts');
+/** Every deployed function: one per route of the registry, plus the authorizer and ingestion. */
+export const FUNCTION_NAMES: readonly FunctionName[] = [...ROUTES.map((route) => route.id), ...SERVICE_FUNCTIONS];
+
+/** The specifier that the shared endpoint entry imports its route's module by (lambdas/endpoint/handler.ts). */
+export const ROUTE_ENDPOINT_SPECIFIER = 'fxrates-route-endpoint';
+
+/** A route's endpoint module, relative to PROJECT_ROOT: the convention the registry's comment states. */
+export function endpointModule(route: RouteId): string {
+  return `lambdas/core/endpoints/${route}.ts`;
+}
+
+function isRoute(name: FunctionName): name is RouteId {
+  return ROUTES.some((route) => route.id === name);
+}
+
+/** The file esbuild starts from: the shared endpoint entry for a route, the function's own entry otherwise. */
+export function functionEntry(name: FunctionName): string {
+  return join(PROJECT_ROOT, 'lambdas', isRoute(name) ? 'endpoint' : name, 'handler.ts');
+}
+
+/** Module aliases of one function's bundle: the shared ones, and a route's own endpoint module. */
+export function functionAliases(name: FunctionName): Record<string, string> {
+  return isRoute(name)
+    ? { ...BUNDLE_OPTIONS.alias, [ROUTE_ENDPOINT_SPECIFIER]: `./${endpointModule(name)}` }
+    : { ...BUNDLE_OPTIONS.alias };
 }
 
 export const BUNDLE_OPTIONS = {
@@ -45,9 +60,13 @@ export const BUNDLE_OPTIONS = {
 } as const;
 
 /** The same options for a direct esbuild call (the benchmark), producing what the CDK asset contains. */
-export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+export function esbuildOptions(name: FunctionName, outfile: string): BuildOptions {
+  return { ...sharedEsbuildOptions(outfile), entryPoints: [functionEntry(name)], alias: functionAliases(name) };
+}
+
+/** The options every bundle shares, for a build of other code the same way (the benchmark's floor). */
+export function sharedEsbuildOptions(outfile: string): BuildOptions {
   return {
-    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

@@ -5,10 +5,10 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BUNDLE_OPTIONS, type FunctionDir, functionEntry, PROJECT_ROOT } from './bundling';
+import { BUNDLE_OPTIONS, type FunctionName, functionAliases, functionEntry, PROJECT_ROOT } from './bundling';
 
 export interface FxratesFunctionProps {
-  dir: FunctionDir;
+  name: FunctionName;
   description: string;
   /** Defaults to FUNCTION_DEFAULTS.memorySize. */
   memorySize?: number;
@@ -37,7 +37,7 @@ export const FUNCTION_DEFAULTS = {
 } as const;
 
 /**
- * One Lambda function of the service: bundled from `lambdas/<dir>/handler.ts` by the local esbuild (never Docker),
+ * One Lambda function of the service: bundled from its entry (lib/bundling.ts) by the local esbuild (never Docker),
  * with its own role and log group. The role starts empty except for writing to that log group, so every data
  * permission is an explicit grant by the construct that wires the function.
  */
@@ -50,7 +50,7 @@ export class FxratesFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: FxratesFunctionProps) {
     super(scope, id);
-    this.entry = functionEntry(props.dir);
+    this.entry = functionEntry(props.name);
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: FUNCTION_DEFAULTS.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -59,7 +59,7 @@ export class FxratesFunction extends Construct {
     // policy (logs on every log group of the account).
     this.role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `fxrates ${props.dir} function`,
+      description: `fxrates ${props.name} function`,
     });
     this.logGroup.grantWrite(this.role);
 
@@ -88,7 +88,7 @@ export class FxratesFunction extends Construct {
         format: BUNDLE_OPTIONS.format === 'cjs' ? OutputFormat.CJS : OutputFormat.ESM,
         externalModules: [...BUNDLE_OPTIONS.externalModules],
         mainFields: [...BUNDLE_OPTIONS.mainFields],
-        esbuildArgs: { '--alias': Object.entries(BUNDLE_OPTIONS.alias).map(([from, to]) => `${from}=${to}`) },
+        esbuildArgs: { '--alias': Object.entries(functionAliases(props.name)).map(([from, to]) => `${from}=${to}`) },
         forceDockerBundling: false,
       },
     });

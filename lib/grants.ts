@@ -6,7 +6,6 @@ import * as iam from 'aws-cdk-lib/aws-iam';
  * which add Query, Scan, DescribeTable and the index ARNs that no function needs.
  */
 export const TABLE_ACCESS = {
-  endpointRates: ['GetItem'],
   authorizerAccounts: ['GetItem', 'UpdateItem'],
   ingestRates: ['GetItem', 'BatchGetItem', 'PutItem', 'BatchWriteItem'],
 } as const satisfies Record<string, readonly string[]>;

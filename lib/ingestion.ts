@@ -43,7 +43,7 @@ export class Ingestion extends Construct {
     if (config.currencyApiFallbackUrl) environment.CURRENCY_API_FALLBACK_URL = config.currencyApiFallbackUrl;
 
     this.function = new FxratesFunction(this, 'IngestFunction', {
-      dir: 'ingest',
+      name: 'ingest',
       description: 'fxrates ingestion: fetch, merge and validate upstream rates into day snapshots',
       // History mode unpacks and parses the full ECB archive in one run.
       memorySize: 1024,

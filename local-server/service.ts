@@ -7,16 +7,9 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { type Clock, systemClock } from '../lambdas/core/domain/dates';
 import type { EndpointDeps } from '../lambdas/core/endpoints/deps';
-import { quotaEndpoint } from '../lambdas/core/endpoints/quota';
-import {
-  currenciesEndpoint,
-  enrichedEndpoint,
-  historyEndpoint,
-  latestEndpoint,
-  pairEndpoint,
-} from '../lambdas/core/endpoints/rates';
+import type { EndpointModule } from '../lambdas/core/endpoints/endpoint';
 import { apiHandler } from '../lambdas/core/http/api-handler';
-import type { RouteId } from '../lambdas/core/http/routes';
+import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
 import { logger } from '../lambdas/core/observability';
 import { RateReader } from '../lambdas/core/service/rate-reader';
 import { AccountsStore } from '../lambdas/core/store/accounts-store';
@@ -24,6 +17,7 @@ import { createDocumentClient } from '../lambdas/core/store/clients';
 import { createTable } from '../lambdas/core/store/create-tables';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
+import { endpointModule, PROJECT_ROOT } from '../lib/bundling';
 import { type DemoKeys, ensureDemoAccounts } from './demo-accounts';
 import { createLocalGateway, type ProxyHandler } from './gateway';
 import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, localTableNames, storeIsLocked } from './local-store';
@@ -64,6 +58,19 @@ export interface LocalService {
   demoKeys?: DemoKeys;
   ratesSource: string;
   close(): Promise<void>;
+}
+
+/**
+ * A route's endpoint module, found by the registry's convention as its Lambda bundle finds it. The local deps
+ * (a rates store and a clock) provide every dependency an endpoint declares.
+ */
+function loadEndpoint(route: RouteId): EndpointModule<EndpointDeps> {
+  const { endpoint } = require(join(PROJECT_ROOT, endpointModule(route))) as {
+    endpoint?: EndpointModule<EndpointDeps>;
+  };
+  if (endpoint?.route !== route)
+    throw new Error(`${endpointModule(route)} does not export the endpoint of route ${route}`);
+  return endpoint;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -125,14 +132,12 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     const demoKeys = options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, options.dataDir);
 
     const deps: EndpointDeps = { reader: new RateReader(ratesStore, clock), clock };
-    const handlers: Record<RouteId, ProxyHandler> = {
-      latest: apiHandler('latest', latestEndpoint(deps)),
-      pair: apiHandler('pair', pairEndpoint(deps)),
-      history: apiHandler('history', historyEndpoint(deps)),
-      currencies: apiHandler('currencies', currenciesEndpoint(deps)),
-      enriched: apiHandler('enriched', enrichedEndpoint(deps)),
-      quota: apiHandler('quota', quotaEndpoint(deps)),
-    };
+    const handlers = Object.fromEntries(
+      ROUTES.map((route): [RouteId, ProxyHandler] => [
+        route.id,
+        apiHandler(route.id, loadEndpoint(route.id).create(deps)),
+      ]),
+    ) as Record<RouteId, ProxyHandler>;
 
     const sharedClock = options.clock ? new SharedClock(options.clock) : undefined;
     await connectAuthorizer(authorizerThread, storeThread, {

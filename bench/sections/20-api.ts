@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { formatDay } from '../../lambdas/core/domain/dates';
-import { historyEndpoint, latestEndpoint } from '../../lambdas/core/endpoints/rates';
-import { accessContext } from '../../lambdas/core/http/access';
+import { endpoint as historyEndpoint } from '../../lambdas/core/endpoints/history';
+import { endpoint as latestEndpoint } from '../../lambdas/core/endpoints/latest';
 import { apiHandler } from '../../lambdas/core/http/api-handler';
+import { encodeAccess } from '../../lambdas/core/http/authorizer-context';
 import { RateReader } from '../../lambdas/core/service/rate-reader';
 import { type LocalService, startLocalService } from '../../local-server/service';
 import { loadBundledRates } from '../../test/support/bundled-rates';
@@ -112,9 +113,9 @@ export default async function run(): Promise<void> {
     const clock = () => new Date();
     const reader = new RateReader(service.ratesStore, clock);
     const deps = { reader, clock };
-    const latest = apiHandler('latest', latestEndpoint(deps));
-    const history = apiHandler('history', historyEndpoint(deps));
-    const access = accessContext({ verdict: 'admitted', accountId: 'bench', plan: 'business' });
+    const latest = apiHandler('latest', latestEndpoint.create(deps));
+    const history = apiHandler('history', historyEndpoint.create(deps));
+    const access = encodeAccess({ verdict: 'admitted', accountId: 'bench', plan: 'business' });
     const event = (path: string, query: Record<string, string> | null, params: Record<string, string> | null) =>
       ({
         resource: path,

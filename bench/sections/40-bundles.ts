@@ -9,12 +9,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { esbuildOptions, FUNCTION_DIRS, functionEntry, PROJECT_ROOT } from '../../lib/bundling';
+import {
+  esbuildOptions,
+  FUNCTION_NAMES,
+  type FunctionName,
+  PROJECT_ROOT,
+  sharedEsbuildOptions,
+} from '../../lib/bundling';
 
 const SIZE_BUDGET_BYTES = 300 * 1024;
 const INIT_BUDGET_RATIO = 1.25;
 const RUNS = 41;
-const FLOOR = 'floor';
+const FLOOR = 'floor' as const;
 const FLOOR_SOURCE = "export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';";
 
 interface Bundle {
@@ -25,16 +31,15 @@ interface Bundle {
   top: [string, number][];
 }
 
-async function bundle(name: string, outDir: string): Promise<Bundle> {
+async function bundle(name: FunctionName | typeof FLOOR, outDir: string): Promise<Bundle> {
   const file = join(outDir, name, 'index.js');
-  const { entryPoints, ...options } = esbuildOptions(name === FLOOR ? '' : functionEntry(name), file);
   const result = await build(
     name === FLOOR
       ? {
-          ...options,
+          ...sharedEsbuildOptions(file),
           stdin: { contents: FLOOR_SOURCE, resolveDir: PROJECT_ROOT, loader: 'ts', sourcefile: 'floor.ts' },
         }
-      : { ...options, entryPoints },
+      : esbuildOptions(name, file),
   );
   const output = outputOf(result.metafile, file);
   return { name, file, bytes: output.bytes, top: contributors(output) };
@@ -83,7 +88,7 @@ export default async function bundles(): Promise<void> {
   // Outside the repository, so a bundle cannot quietly resolve a package from node_modules at require time.
   const outDir = mkdtempSync(join(tmpdir(), 'fxrates-bundles-'));
   try {
-    const built = await Promise.all([FLOOR, ...FUNCTION_DIRS].map((name) => bundle(name, outDir)));
+    const built = await Promise.all([FLOOR, ...FUNCTION_NAMES].map((name) => bundle(name, outDir)));
     // What the module scope of a handler may read at load time on Lambda; no network is touched.
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -132,7 +137,7 @@ export default async function bundles(): Promise<void> {
     }
     console.log(
       `budgets: size < ${kb(SIZE_BUDGET_BYTES)}, init < ${INIT_BUDGET_RATIO} × floor (${(floorMs * INIT_BUDGET_RATIO).toFixed(1)} ms); ` +
-        `${within}/${FUNCTION_DIRS.length} functions within both`,
+        `${within}/${FUNCTION_NAMES.length} functions within both`,
     );
   } finally {
     rmSync(outDir, { recursive: true, force: true });

@@ -15,8 +15,7 @@ import { PLAN_IDS, PLANS } from '../../lambdas/core/domain/plans';
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/tables';
-import { ROUTES_WITHOUT_TABLES } from '../../lib/api';
-import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_DIRS, functionEntry } from '../../lib/bundling';
+import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_NAMES, type FunctionName, functionEntry } from '../../lib/bundling';
 import type { FxratesFunction } from '../../lib/fxrates-function';
 import { logicalIdOf, propsOf, renderJoin, resourcesOf, type Synthesized, synthesize, withScratchApp } from './synth';
 
@@ -30,16 +29,16 @@ beforeAll(() => {
 
 afterAll(() => s?.dispose());
 
-/** Every function of the service, by its lambdas/ folder. */
-function functionsByDir(): Map<string, FxratesFunction> {
+/** Every function of the service, by its name. */
+function functionsByName(): Map<FunctionName, FxratesFunction> {
   const { api, ingestion } = s.fx.service;
-  const map = new Map<string, FxratesFunction>([
+  const map = new Map<FunctionName, FxratesFunction>([
     ['authorizer', api.authorizerFunction],
     ['ingest', ingestion.function],
   ]);
   for (const route of ROUTES) {
     const fn = api.routeFunctions.get(route.id);
-    if (fn) map.set(route.handlerDir, fn);
+    if (fn) map.set(route.id, fn);
   }
   return map;
 }
@@ -57,8 +56,8 @@ const STORE_TABLES: Record<string, 'rates' | 'accounts'> = {
 };
 
 /** The tables a function's bundle works on: those of the store modules esbuild kept in it. */
-function tablesBundledBy(dir: string): ('rates' | 'accounts')[] {
-  const result = buildSync({ ...esbuildOptions(functionEntry(dir), '/bundle/index.js'), write: false });
+function tablesBundledBy(dir: FunctionName): ('rates' | 'accounts')[] {
+  const result = buildSync({ ...esbuildOptions(dir, '/bundle/index.js'), write: false });
   const output = Object.values(result.metafile?.outputs ?? {}).find((o) => o.entryPoint !== undefined);
   const tables = Object.entries(output?.inputs ?? {})
     .filter(([, input]) => input.bytesInOutput > 0)
@@ -127,7 +126,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect([...acknowledged.keys()].sort()).toEqual(['AwsSolutions-COG4', 'AwsSolutions-IAM5[Resource::*]']);
     // One per method, and one per function role (tracing).
     expect(acknowledged.get('AwsSolutions-COG4')).toHaveLength(ROUTES.length);
-    expect(acknowledged.get('AwsSolutions-IAM5[Resource::*]')).toHaveLength(FUNCTION_DIRS.length);
+    expect(acknowledged.get('AwsSolutions-IAM5[Resource::*]')).toHaveLength(FUNCTION_NAMES.length);
     for (const reason of [...acknowledged.values()].flat()) expect(reason.length).toBeGreaterThan(40);
   });
 });
@@ -179,7 +178,7 @@ describe('routes and gateway responses (parity with the tables the local gateway
     (_id, route) => {
       const fn = s.fx.service.api.routeFunctions.get(route.id);
       if (!fn) throw new Error(`no function for route ${route.id}`);
-      expect(fn.entry).toBe(functionEntry(route.handlerDir));
+      expect(fn.entry).toBe(functionEntry(route.id));
 
       const resourceId = [...resourcePaths()].find(([, path]) => path === route.path)?.[0];
       expect(resourceId).toBeDefined();
@@ -331,59 +330,72 @@ describe('stage', () => {
 });
 
 describe('functions', () => {
-  it('bundles one function per lambdas/ folder', () => {
-    const byDir = functionsByDir();
-    expect([...byDir.keys()].sort()).toEqual([...FUNCTION_DIRS].sort());
-    s.service.resourceCountIs('AWS::Lambda::Function', FUNCTION_DIRS.length);
-    for (const [dir, fn] of byDir) expect(fn.entry).toBe(functionEntry(dir));
+  it('deploys one function per route of the registry, plus the authorizer and ingestion', () => {
+    const byName = functionsByName();
+    expect([...byName.keys()].sort()).toEqual([...ROUTES.map((r) => r.id), 'authorizer', 'ingest'].sort());
+    s.service.resourceCountIs('AWS::Lambda::Function', FUNCTION_NAMES.length);
+    for (const [name, fn] of byName) expect(fn.entry).toBe(functionEntry(name));
+  });
+
+  it.each(ROUTES.map((r) => r.id))('bundles into the %s function its own endpoint module and no other', (id) => {
+    const result = buildSync({ ...esbuildOptions(id, '/bundle/index.js'), write: false });
+    const output = Object.values(result.metafile?.outputs ?? {}).find((o) => o.entryPoint !== undefined);
+    const endpoints = Object.entries(output?.inputs ?? {})
+      .filter(([path, input]) => input.bytesInOutput > 0 && path.startsWith('lambdas/core/endpoints/'))
+      .map(([path]) => path.replace('lambdas/core/endpoints/', ''));
+    const routeModules = endpoints.filter((file) => ROUTES.some((r) => file === `${r.id}.ts`));
+    expect(routeModules).toEqual([`${id}.ts`]);
   });
 
   it('compiles the bundles for the Node.js version of the runtime they run on', () => {
     expect(lambda.Runtime.NODEJS_LATEST.name).toBe(`nodejs${BUNDLE_OPTIONS.target.replace(/^node/, '')}.x`);
   });
 
-  it.each([...FUNCTION_DIRS])('runs %s on the latest Node.js runtime, ARM64, traced, with its own log group', (dir) => {
-    const fn = functionsByDir().get(dir);
-    if (!fn) throw new Error(`no function ${dir}`);
-    const props = fnProps(fn);
-    expect(props).toMatchObject({
-      Runtime: lambda.Runtime.NODEJS_LATEST.name,
-      Architectures: ['arm64'],
-      TracingConfig: { Mode: 'Active' },
-      Handler: 'index.handler',
-      LoggingConfig: { LogGroup: { Ref: logicalIdOf(fn.logGroup) } },
-      Environment: {
-        Variables: expect.objectContaining({
-          POWERTOOLS_SERVICE_NAME: 'fxrates',
-          POWERTOOLS_METRICS_NAMESPACE: 'fxrates',
-          NODE_OPTIONS: '--enable-source-maps',
-        }),
-      },
-    });
-    expect(props.MemorySize).toBeGreaterThanOrEqual(512);
-    const logGroup = resourcesOf(s.service, 'AWS::Logs::LogGroup')[logicalIdOf(fn.logGroup)];
-    expect(logGroup?.Properties?.RetentionInDays).toBe(30);
-  });
+  it.each([...FUNCTION_NAMES])(
+    'runs %s on the latest Node.js runtime, ARM64, traced, with its own log group',
+    (dir) => {
+      const fn = functionsByName().get(dir);
+      if (!fn) throw new Error(`no function ${dir}`);
+      const props = fnProps(fn);
+      expect(props).toMatchObject({
+        Runtime: lambda.Runtime.NODEJS_LATEST.name,
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        Handler: 'index.handler',
+        LoggingConfig: { LogGroup: { Ref: logicalIdOf(fn.logGroup) } },
+        Environment: {
+          Variables: expect.objectContaining({
+            POWERTOOLS_SERVICE_NAME: 'fxrates',
+            POWERTOOLS_METRICS_NAMESPACE: 'fxrates',
+            NODE_OPTIONS: '--enable-source-maps',
+          }),
+        },
+      });
+      expect(props.MemorySize).toBeGreaterThanOrEqual(512);
+      const logGroup = resourcesOf(s.service, 'AWS::Logs::LogGroup')[logicalIdOf(fn.logGroup)];
+      expect(logGroup?.Properties?.RetentionInDays).toBe(30);
+    },
+  );
 
   it('tells each function only the table names it uses', () => {
     const envOf = (fn: FxratesFunction) =>
       Object.keys((fnProps(fn).Environment as { Variables: Record<string, unknown> }).Variables)
         .filter((name) => name.endsWith('_TABLE_NAME'))
         .sort();
-    for (const [dir, fn] of functionsByDir()) {
+    for (const [dir, fn] of functionsByName()) {
       const expected = tablesBundledBy(dir).map((table) => (table === 'rates' ? RATES_TABLE : ACCOUNTS_TABLE).envVar);
       expect([dir, envOf(fn)]).toEqual([dir, expected.sort()]);
     }
   });
 
-  it.each([...FUNCTION_DIRS])(
+  it.each([...FUNCTION_NAMES])(
     'deploys for %s exactly the bundle the shared esbuild options produce (the benchmark measures the same)',
     (dir) => {
-      const fn = functionsByDir().get(dir);
+      const fn = functionsByName().get(dir);
       if (!fn) throw new Error(`no function ${dir}`);
       const assetDir = join(s.assembly.directory, assetPathOf(fn));
       const deployed = readFileSync(join(assetDir, 'index.js'), 'utf8');
-      const options: BuildOptions = { ...esbuildOptions(functionEntry(dir), '/bundle/index.js'), write: false };
+      const options: BuildOptions = { ...esbuildOptions(dir, '/bundle/index.js'), write: false };
       const built = buildSync(options).outputFiles?.find((f) => f.path.endsWith('index.js'))?.text;
       // Digests, not texts: a mismatch of two half-megabyte bundles would bury the failure message.
       expect({ bytes: deployed.length, sha256: sha256(deployed) }).toEqual({
@@ -479,7 +491,7 @@ describe('IAM (checked on the synthesized policies)', () => {
   }
 
   it('grants each function exactly the tables whose store modules its bundle contains', () => {
-    for (const [dir, fn] of functionsByDir()) {
+    for (const [dir, fn] of functionsByName()) {
       const granted = [...new Set(dynamoGrants(fn).map((grant) => grant.split(':')[0]))].sort();
       expect([dir, granted]).toEqual([dir, tablesBundledBy(dir)]);
     }
@@ -488,7 +500,8 @@ describe('IAM (checked on the synthesized policies)', () => {
   it.each(ROUTES.map((r) => r.id))('lets the %s endpoint at most read rates, and never write', (routeId) => {
     const fn = s.fx.service.api.routeFunctions.get(routeId);
     if (!fn) throw new Error(`no function for ${routeId}`);
-    const expected = ROUTES_WITHOUT_TABLES.has(routeId) ? [] : ['rates:dynamodb:GetItem'];
+    const route = ROUTES.find((r) => r.id === routeId);
+    const expected = (route?.ratesTable ?? ['missing']).map((action) => `rates:dynamodb:${action}`);
     expect(dynamoGrants(fn)).toEqual(expected.sort());
     const actions = statementsOf(fn).flatMap((st) => st.Action);
     for (const write of WRITES) expect(actions).not.toContain(write);
@@ -511,7 +524,7 @@ describe('IAM (checked on the synthesized policies)', () => {
   });
 
   it('grants no index, no wildcard action, and a wildcard resource only for X-Ray', () => {
-    for (const fn of functionsByDir().values()) {
+    for (const fn of functionsByName().values()) {
       for (const st of statementsOf(fn)) {
         expect(st.Action.filter((a) => a.includes('*'))).toEqual([]);
         expect(JSON.stringify(st.Resource)).not.toMatch(/index/i);
@@ -523,7 +536,7 @@ describe('IAM (checked on the synthesized policies)', () => {
   });
 
   it('attaches no managed policies to function roles', () => {
-    for (const fn of functionsByDir().values()) {
+    for (const fn of functionsByName().values()) {
       const role = resourcesOf(s.service, 'AWS::IAM::Role')[logicalIdOf(fn.role)];
       expect(role?.Properties?.ManagedPolicyArns).toBeUndefined();
     }
@@ -635,7 +648,7 @@ describe('monitoring', () => {
       [/Lambda throttles/, 'AWS/Lambda/Throttles'],
       [/Lambda duration/, 'AWS/Lambda/Duration'],
     ] as const) {
-      expect(metricNames(widget(title))).toEqual(FUNCTION_DIRS.map(() => metric));
+      expect(metricNames(widget(title))).toEqual(FUNCTION_NAMES.map(() => metric));
     }
     expect(metricNames(widget(/DynamoDB throttles/)).sort()).toEqual([
       'AWS/DynamoDB/ReadThrottleEvents',

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { BUNDLE_OPTIONS, esbuildOptions, PROJECT_ROOT } from '../../lib/bundling';
+import { BUNDLE_OPTIONS, PROJECT_ROOT, sharedEsbuildOptions } from '../../lib/bundling';
 import { credentialsFromEnvironment, MissingEnvironmentCredentialsError } from '../../lib/lambda-credentials';
 
 const run = promisify(execFile);
@@ -32,7 +32,7 @@ const seen: IncomingHttpHeaders[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fxrates-bundling-'));
   bundleFile = join(dir, 'client', 'index.js');
-  const { entryPoints, ...options } = esbuildOptions('', bundleFile);
+  const options = sharedEsbuildOptions(bundleFile);
   await build({
     ...options,
     stdin: { contents: CLIENT_SOURCE, resolveDir: PROJECT_ROOT, loader: 'ts', sourcefile: 'client.ts' },

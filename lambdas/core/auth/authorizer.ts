@@ -4,8 +4,9 @@ import type { Clock } from '../domain/dates';
 import { ERROR_CATALOG } from '../domain/errors';
 import { type LimitOverrides, type PlanId, type PlanLimits, resolveLimits } from '../domain/plans';
 import type { MeterState } from '../domain/quota';
-import { type Access, accessContext } from '../http/access';
+import { type Access, encodeAccess } from '../http/authorizer-context';
 import { DENY_CONTEXT_CODE, DENY_CONTEXT_MESSAGE } from '../http/gateway-responses';
+import { API_KEY_HEADER, headerValue } from '../http/headers';
 import { matchRoute } from '../http/routes';
 import { RecordCache } from './record-cache';
 
@@ -51,13 +52,6 @@ export interface AuthorizerDeps {
   cacheTtlMs?: number;
 }
 
-function headerValue(headers: Record<string, string | undefined> | null | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  const lower = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === lower) return value;
-  return undefined;
-}
-
 function policy(effect: 'Allow' | 'Deny', methodArn: string, principalId: string, context: Record<string, string>) {
   return {
     principalId,
@@ -77,7 +71,7 @@ function deny(methodArn: string, code: 'missing-api-key' | 'invalid-api-key'): A
 }
 
 function allow(methodArn: string, access: Access): APIGatewayAuthorizerResult {
-  return policy('Allow', methodArn, access.accountId ?? 'anonymous', accessContext(access));
+  return policy('Allow', methodArn, access.accountId ?? 'anonymous', encodeAccess(access));
 }
 
 /**
@@ -94,7 +88,7 @@ export function createAuthorizer(deps: AuthorizerDeps) {
 
   async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
     const methodArn = event.methodArn;
-    const key = headerValue(event.headers, 'X-API-Key');
+    const key = headerValue(event.headers, API_KEY_HEADER);
     if (key === undefined || key === '') {
       observe({ kind: 'missing-api-key' });
       return deny(methodArn, 'missing-api-key');

@@ -2,6 +2,8 @@
  * The error catalog of the API contract: every code, its status and its default message, in one place.
  * Domain code throws the *Error classes below; the HTTP layer renders any ApiError through this table.
  */
+import { printable } from './text';
+
 export const ERROR_CATALOG = {
   'invalid-amount': {
     status: 400,
@@ -58,10 +60,7 @@ export class ApiError extends Error {
 }
 
 /** Echoes user input in a message only as a short printable token. */
-function quote(value: string): string {
-  const clean = value.replace(/[^\x20-\x7e]/g, '?');
-  return clean.length > 16 ? `${clean.slice(0, 16)}…` : clean;
-}
+const quote = (value: string): string => printable(value, 16);
 
 export class UnsupportedCurrencyError extends ApiError {
   constructor(code: string, param: ErrorParam) {

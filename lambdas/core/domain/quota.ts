@@ -1,7 +1,7 @@
 /**
  * Quota and rate-limit arithmetic of the API contract: effective limits, the UTC minute and month windows, the
- * quota report, the outcome of one admission (`MeterState`) and the headers it renders into. Pure: every function
- * takes the instant it is about; the usage store and the authorizer supply the clock.
+ * quota report and the outcome of one admission (`MeterState`), which lambdas/core/http renders into headers.
+ * Pure: every function takes the instant it is about; the usage store and the authorizer supply the clock.
  */
 import { formatTimestamp } from './dates';
 import type { PlanLimits } from './plans';
@@ -165,44 +165,6 @@ export function decideAdmission(
   return 'admitted';
 }
 
-interface Policy {
-  name: 'minute' | 'month';
-  remaining: number;
-  resetSeconds: number;
-}
-
-function policies(state: MeterState): [Policy, Policy] {
-  return [
-    {
-      name: 'minute',
-      remaining: Math.max(0, state.minuteLimit - state.minuteUsed),
-      resetSeconds: secondsUntilMinuteReset(state.at),
-    },
-    {
-      name: 'month',
-      remaining: Math.max(0, state.monthLimit - state.monthUsed),
-      resetSeconds: secondsUntilMonthReset(state.at),
-    },
-  ];
-}
-
-/**
- * The six rate-limit headers of the contract. `RateLimit` names the policy with the fewest remaining requests;
- * on a tie it names the month, because when both run out together only the month's reset restores service.
- */
-export function rateLimitHeaders(state: MeterState): Record<string, string> {
-  const [minute, month] = policies(state);
-  const binding = minute.remaining < month.remaining ? minute : month;
-  return {
-    'X-RateLimit-Limit-Minute': String(state.minuteLimit),
-    'X-RateLimit-Remaining-Minute': String(minute.remaining),
-    'X-RateLimit-Limit-Month': String(state.monthLimit),
-    'X-RateLimit-Remaining-Month': String(month.remaining),
-    'RateLimit-Policy': `"minute";q=${state.minuteLimit};w=60, "month";q=${state.monthLimit};w=${monthLengthSeconds(state.at)}`,
-    RateLimit: `"${binding.name}";r=${binding.remaining};t=${binding.resetSeconds}`,
-  };
-}
-
 /** `Retry-After` of a 429: seconds until the violated window resets, at least 1; undefined when admitted. */
 export function retryAfterSeconds(state: MeterState): number | undefined {
   switch (state.verdict) {
@@ -213,59 +175,4 @@ export function retryAfterSeconds(state: MeterState): number | undefined {
     case 'quota-exceeded':
       return Math.max(1, secondsUntilMonthReset(state.at));
   }
-}
-
-// --- authorizer context -------------------------------------------------------------------------------------------
-
-/** Authorizer context keys; prefixed so they cannot collide with the authorizer's own entries. */
-export const METER_CONTEXT_KEYS = {
-  verdict: 'm_verdict',
-  plan: 'm_plan',
-  minuteLimit: 'm_min_limit',
-  minuteUsed: 'm_min_used',
-  monthLimit: 'm_mon_limit',
-  monthUsed: 'm_mon_used',
-  at: 'm_at',
-} as const satisfies Record<keyof MeterState, string>;
-
-/**
- * A count from the context: a non-negative safe integer, as a number or as up to 16 digits. API Gateway
- * stringifies context values; numbers are accepted too, so a host that passes them through still works.
- * Hand-written, not a zod schema: every endpoint reads the context, and zod costs each cold start about 3 ms.
- */
-function contextCount(value: unknown): number | undefined {
-  const count = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
-  return typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : undefined;
-}
-
-/** The state as authorizer context: string values only, as API Gateway passes them on. */
-export function toAuthorizerContext(state: MeterState): Record<string, string> {
-  return {
-    [METER_CONTEXT_KEYS.verdict]: state.verdict,
-    [METER_CONTEXT_KEYS.plan]: state.plan,
-    [METER_CONTEXT_KEYS.minuteLimit]: String(state.minuteLimit),
-    [METER_CONTEXT_KEYS.minuteUsed]: String(state.minuteUsed),
-    [METER_CONTEXT_KEYS.monthLimit]: String(state.monthLimit),
-    [METER_CONTEXT_KEYS.monthUsed]: String(state.monthUsed),
-    [METER_CONTEXT_KEYS.at]: String(state.at),
-  };
-}
-
-/** Reads the state back from an authorizer context; undefined when any entry is missing or malformed. */
-export function fromAuthorizerContext(
-  context: Readonly<Record<string, unknown>> | null | undefined,
-): MeterState | undefined {
-  if (!context) return undefined;
-  const verdict = context[METER_CONTEXT_KEYS.verdict];
-  const plan = context[METER_CONTEXT_KEYS.plan];
-  if (!METER_VERDICTS.includes(verdict as MeterVerdict)) return undefined;
-  if (typeof plan !== 'string' || plan.length < 1 || plan.length > 64) return undefined;
-  const minuteLimit = contextCount(context[METER_CONTEXT_KEYS.minuteLimit]);
-  const minuteUsed = contextCount(context[METER_CONTEXT_KEYS.minuteUsed]);
-  const monthLimit = contextCount(context[METER_CONTEXT_KEYS.monthLimit]);
-  const monthUsed = contextCount(context[METER_CONTEXT_KEYS.monthUsed]);
-  const at = contextCount(context[METER_CONTEXT_KEYS.at]);
-  if (minuteLimit === undefined || minuteUsed === undefined || monthLimit === undefined) return undefined;
-  if (monthUsed === undefined || at === undefined) return undefined;
-  return { verdict: verdict as MeterVerdict, plan, minuteLimit, minuteUsed, monthLimit, monthUsed, at };
 }

@@ -13,7 +13,7 @@ export interface EndpointDeps {
 let shared: EndpointDeps | undefined;
 
 /** The module-scope dependencies of an endpoint function: one store client and one warm cache per process. */
-export function defaultEndpointDeps(): EndpointDeps {
+export function lambdaEndpointDeps(): EndpointDeps {
   shared ??= {
     reader: new RateReader(new RatesReadStore(documentClient(), requireEnv(RATES_TABLE.envVar)), systemClock),
     clock: systemClock,

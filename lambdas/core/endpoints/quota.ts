@@ -1,17 +1,18 @@
-import { formatTimestamp } from '../domain/dates';
+import { type Clock, formatTimestamp, systemClock } from '../domain/dates';
 import { PLANS } from '../domain/plans';
 import { quotaReport } from '../domain/quota';
-import type { Endpoint } from '../http/api-handler';
 import { accessOf } from '../http/middleware';
 import { successResponse } from '../http/responses';
-import type { EndpointDeps } from './deps';
+import { defineEndpoint } from './endpoint';
 
 /**
  * GET /v1/quota: rendered from the authorizer's context alone. The authorizer has just written this request's
  * admission and read the month's count back from that write, so the figures are current without a database read.
  */
-export function quotaEndpoint(deps: Pick<EndpointDeps, 'clock'>): Endpoint {
-  return async (event) => {
+export const endpoint = defineEndpoint<{ clock: Clock }>({
+  route: 'quota',
+  lambdaDeps: () => ({ clock: systemClock }),
+  create: (deps) => async (event) => {
     const access = accessOf(event);
     if (!access.plan || !access.limits || !access.meter) {
       throw new Error('quota request reached the function without metering figures');
@@ -21,5 +22,5 @@ export function quotaEndpoint(deps: Pick<EndpointDeps, 'clock'>): Endpoint {
     return successResponse(quotaReport(limits, access.meter.monthUsed, now), {
       meta: { timestamp: formatTimestamp(now) },
     });
-  };
-}
+  },
+});

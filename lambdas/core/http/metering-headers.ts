@@ -1,6 +1,13 @@
 import { ApiError } from '../domain/errors';
-import { rateLimitHeaders, retryAfterSeconds } from '../domain/quota';
-import type { Access } from './access';
+import {
+  type MeterState,
+  monthLengthSeconds,
+  retryAfterSeconds,
+  secondsUntilMinuteReset,
+  secondsUntilMonthReset,
+} from '../domain/quota';
+import type { Access } from './authorizer-context';
+import { API_KEY_HEADER } from './headers';
 
 /** The refusal a verdict stands for, or undefined when the request was admitted. */
 export function verdictError(access: Access): ApiError | undefined {
@@ -8,7 +15,7 @@ export function verdictError(access: Access): ApiError | undefined {
     case 'admitted':
       return undefined;
     case 'api-key-in-url':
-      return new ApiError('api-key-in-url', undefined, 'X-API-Key');
+      return new ApiError('api-key-in-url', undefined, API_KEY_HEADER);
     case 'account-inactive':
       return new ApiError('account-inactive');
     case 'rate-limit-exceeded':
@@ -16,6 +23,44 @@ export function verdictError(access: Access): ApiError | undefined {
     case 'quota-exceeded':
       return new ApiError('quota-exceeded');
   }
+}
+
+interface Policy {
+  name: 'minute' | 'month';
+  remaining: number;
+  resetSeconds: number;
+}
+
+function policies(state: MeterState): [Policy, Policy] {
+  return [
+    {
+      name: 'minute',
+      remaining: Math.max(0, state.minuteLimit - state.minuteUsed),
+      resetSeconds: secondsUntilMinuteReset(state.at),
+    },
+    {
+      name: 'month',
+      remaining: Math.max(0, state.monthLimit - state.monthUsed),
+      resetSeconds: secondsUntilMonthReset(state.at),
+    },
+  ];
+}
+
+/**
+ * The six rate-limit headers of the contract. `RateLimit` names the policy with the fewest remaining requests;
+ * on a tie it names the month, because when both run out together only the month's reset restores service.
+ */
+export function rateLimitHeaders(state: MeterState): Record<string, string> {
+  const [minute, month] = policies(state);
+  const binding = minute.remaining < month.remaining ? minute : month;
+  return {
+    'X-RateLimit-Limit-Minute': String(state.minuteLimit),
+    'X-RateLimit-Remaining-Minute': String(minute.remaining),
+    'X-RateLimit-Limit-Month': String(state.monthLimit),
+    'X-RateLimit-Remaining-Month': String(month.remaining),
+    'RateLimit-Policy': `"minute";q=${state.minuteLimit};w=60, "month";q=${state.monthLimit};w=${monthLengthSeconds(state.at)}`,
+    RateLimit: `"${binding.name}";r=${binding.remaining};t=${binding.resetSeconds}`,
+  };
 }
 
 /** The contract's rate-limit headers, on every response to a valid key that went through metering. */

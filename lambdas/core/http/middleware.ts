@@ -3,7 +3,8 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { ApiError } from '../domain/errors';
 import { logger } from '../observability';
-import { type Access, readAccess } from './access';
+import { type Access, decodeAccess } from './authorizer-context';
+import { headerValue } from './headers';
 import { meteringHeaders, refusalHeaders, verdictError } from './metering-headers';
 import { errorResponse, type HttpResponse, internalErrorResponse } from './responses';
 import { ERROR_CACHE_CONTROL, type RouteDefinition } from './routes';
@@ -17,6 +18,11 @@ function requestIdOf(event: APIGatewayProxyEvent): string {
 
 /** Reads the authorizer's verdict once per request and keeps it where the other middlewares look. */
 const accessByRequest = new WeakMap<object, Access>();
+
+/** The verdict in the proxy event; undefined when the function was invoked without the authorizer. */
+function readAccess(event: APIGatewayProxyEvent): Access | undefined {
+  return decodeAccess(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
+}
 
 /**
  * First `before`: renders the authorizer's refusals (400 key in URL, 403 inactive, 429 limits) before any input
@@ -61,15 +67,6 @@ function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === bare);
 }
 
-function header(event: APIGatewayProxyEvent, name: string): string | undefined {
-  const headers = event.headers ?? {};
-  const lower = name.toLowerCase();
-  for (const key of Object.keys(headers)) {
-    if (key.toLowerCase() === lower) return headers[key] ?? undefined;
-  }
-  return undefined;
-}
-
 /** ETag on successful rate responses, and 304 with no body for a matching If-None-Match. */
 export function conditionalGet(route: RouteDefinition): Middleware {
   return {
@@ -78,7 +75,7 @@ export function conditionalGet(route: RouteDefinition): Middleware {
       if (!route.etag || !response || response.statusCode !== 200) return;
       const etag = String(response.headers.ETag ?? etagOf(response.body));
       response.headers.ETag = etag;
-      if (matchesIfNoneMatch(header(request.event, 'If-None-Match'), etag)) {
+      if (matchesIfNoneMatch(headerValue(request.event.headers, 'If-None-Match'), etag)) {
         request.response = { statusCode: 304, headers: { ...response.headers }, body: '' };
         delete request.response.headers['Content-Type'];
       }

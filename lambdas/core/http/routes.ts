@@ -1,22 +1,31 @@
 /**
- * The route table: the one list of endpoints. The CDK API construct and the local gateway both read it,
- * so a route, its function and its cache policy cannot differ between AWS and a laptop.
+ * The route registry: the one list of endpoints. Everything else about a route is derived from its entry: the
+ * CDK API's resources and methods, the route's function, bundle and table grants (lib/bundling.ts, lib/api.ts),
+ * the local gateway's wiring (local-server/service.ts) and the OpenAPI document. Plain data with no imports, so
+ * every bundle can read it without pulling in any endpoint.
+ *
+ * Adding an endpoint: one entry here, its module `lambdas/core/endpoints/<id>.ts` exporting `endpoint`, its tests.
  */
 export type RouteId = 'latest' | 'pair' | 'history' | 'currencies' | 'enriched' | 'quota';
+
+/** DynamoDB actions a route's function may use on the rates table. */
+export type RatesTableAction = 'GetItem';
 
 export interface RouteDefinition {
   id: RouteId;
   method: 'GET';
   /** Resource path below the stage (`/v1`), in API Gateway syntax. */
   path: string;
-  /** Folder under lambdas/ holding `handler.ts`. */
-  handlerDir: string;
+  /** One line for the API reference. */
+  summary: string;
   /** Cache-Control of a successful response; undefined sends none. */
   cacheControl?: string;
   /** Whether an admitted request counts toward the monthly quota (all count toward the minute). */
   countsTowardMonth: boolean;
   /** Whether successful responses carry an ETag and honour If-None-Match. */
   etag: boolean;
+  /** What the route's function is granted on the rates table; with none, it is not told the table's name. */
+  ratesTable: readonly RatesTableAction[];
 }
 
 export const API_BASE_PATH = '/v1';
@@ -26,53 +35,60 @@ export const ROUTES: readonly RouteDefinition[] = [
     id: 'latest',
     method: 'GET',
     path: '/rates/latest',
-    handlerDir: 'latest',
+    summary: 'Latest rates of every served currency against a base',
     cacheControl: 'private, max-age=86400',
     countsTowardMonth: true,
     etag: true,
+    ratesTable: ['GetItem'],
   },
   {
     id: 'pair',
     method: 'GET',
     path: '/rates/pair/{from}/{to}',
-    handlerDir: 'pair',
+    summary: "Today's rate of one currency pair, optionally converting an amount",
     countsTowardMonth: true,
     etag: true,
+    ratesTable: ['GetItem'],
   },
   {
     id: 'history',
     method: 'GET',
     path: '/rates/history/{from}/{to}/{date}',
-    handlerDir: 'history',
+    summary: 'The rate of one currency pair on a past day',
     cacheControl: 'private, max-age=604800, immutable',
     countsTowardMonth: true,
     etag: true,
+    ratesTable: ['GetItem'],
   },
   {
     id: 'currencies',
     method: 'GET',
     path: '/currencies',
-    handlerDir: 'currencies',
+    summary: 'The served currencies, named in English or German',
     cacheControl: 'private, max-age=2592000',
     countsTowardMonth: true,
     etag: false,
+    ratesTable: ['GetItem'],
   },
   {
     id: 'enriched',
     method: 'GET',
     path: '/rates/enriched/{from}/{to}',
-    handlerDir: 'enriched',
+    summary: "Today's rate of one currency pair with both currencies' names and symbols",
     countsTowardMonth: true,
     etag: true,
+    ratesTable: ['GetItem'],
   },
   {
     id: 'quota',
     method: 'GET',
     path: '/quota',
-    handlerDir: 'quota',
+    summary: "This month's quota of the key's account: limits, use and when it resets",
     cacheControl: 'no-store',
     countsTowardMonth: false,
     etag: false,
+    // Rendered from the figures the authorizer put in the request context: no table read.
+    ratesTable: [],
   },
 ];
 

@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { isActiveCode, normalizeCode } from '../domain/currencies';
 import { currencyApiPublishedAt, isValidDay } from '../domain/dates';
 import { SourceFormatError } from './errors';
-import { CURRENCY_CODE, isPositiveRate, printable, type SourceDay } from './source-day';
+import { CURRENCY_CODE, isPositiveRate, printableUpstream, type SourceDay } from './source-day';
 
 const CurrencyApiEnvelopeSchema = z.looseObject({
   date: z.string().check(z.refine(isValidDay, 'not a calendar day')),
@@ -29,7 +29,7 @@ export function parseCurrencyApiJson(text: string, options: CurrencyApiParseOpti
   try {
     json = JSON.parse(text);
   } catch {
-    throw new SourceFormatError(`not currency-api JSON: the body does not parse ('${printable(text.trim())}')`);
+    throw new SourceFormatError(`not currency-api JSON: the body does not parse ('${printableUpstream(text.trim())}')`);
   }
   const envelope = CurrencyApiEnvelopeSchema.safeParse(json);
   if (!envelope.success) throw new SourceFormatError('not currency-api JSON: no valid "date"');
@@ -38,7 +38,8 @@ export function parseCurrencyApiJson(text: string, options: CurrencyApiParseOpti
     throw new SourceFormatError(`currency-api JSON for ${options.expectedDate} says it is for ${date}`);
   }
   const table = CurrencyApiRatesSchema.safeParse(envelope.data[baseKey]);
-  if (!table.success) throw new SourceFormatError(`not currency-api JSON: no "${printable(baseKey)}" rate table`);
+  if (!table.success)
+    throw new SourceFormatError(`not currency-api JSON: no "${printableUpstream(baseKey)}" rate table`);
   const rates: Record<string, number> = { [base]: 1 };
   let kept = 0;
   for (const [key, value] of Object.entries(table.data)) {
@@ -51,7 +52,7 @@ export function parseCurrencyApiJson(text: string, options: CurrencyApiParseOpti
     if (!isActiveCode(code)) continue;
     if (!isPositiveRate(value)) {
       throw new SourceFormatError(
-        `rate ${printable(JSON.stringify(value) ?? '')} for ${code} on ${date} is not positive`,
+        `rate ${printableUpstream(JSON.stringify(value) ?? '')} for ${code} on ${date} is not positive`,
       );
     }
     rates[code] = value;

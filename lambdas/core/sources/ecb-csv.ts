@@ -11,7 +11,7 @@ import { ecbPublishedAt, isValidDay } from '../domain/dates';
 import { PIVOT } from '../domain/rates';
 import { SourceFormatError } from './errors';
 import { decodeUtf8 } from './http';
-import { CURRENCY_CODE, parseRateText, printable, type SourceDay } from './source-day';
+import { CURRENCY_CODE, parseRateText, printableUpstream, type SourceDay } from './source-day';
 
 export const ECB_HISTORY_CSV = 'eurofxref-hist.csv';
 /** The real file is about 2 MB and grows by about 70 KB a year. */
@@ -98,7 +98,7 @@ export function unzipEcbHistory(input: Uint8Array, maxBytes = MAX_HISTORY_CSV_BY
   const entries = centralDirectory(zip, end);
   const entry = entries.find((e) => e.name === ECB_HISTORY_CSV);
   if (!entry) {
-    const found = entries.length === 0 ? 'no files' : entries.map((e) => printable(e.name)).join(', ');
+    const found = entries.length === 0 ? 'no files' : entries.map((e) => printableUpstream(e.name)).join(', ');
     throw new SourceFormatError(`not the ECB history zip: expected ${ECB_HISTORY_CSV}, found ${found}`);
   }
   if (entry.size > maxBytes) {
@@ -120,7 +120,7 @@ export function parseEcbCsv(input: string): SourceDay[] {
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const header = (lines[0] ?? '').split(',');
   if (header[0] !== 'Date')
-    throw new SourceFormatError(`not the ECB history CSV: header '${printable(lines[0] ?? '')}'`);
+    throw new SourceFormatError(`not the ECB history CSV: header '${printableUpstream(lines[0] ?? '')}'`);
   const trailing = header[header.length - 1] === '';
   const codes = header.slice(1, trailing ? -1 : undefined);
   if (codes.length === 0 || new Set(codes).size !== codes.length || !codes.every((c) => CURRENCY_CODE.test(c))) {
@@ -139,7 +139,9 @@ export function parseEcbCsv(input: string): SourceDay[] {
     }
     const date = fields[0] ?? '';
     if (!isValidDay(date)) {
-      throw new SourceFormatError(`not the ECB history CSV: '${printable(date)}' on line ${row + 1} is not a day`);
+      throw new SourceFormatError(
+        `not the ECB history CSV: '${printableUpstream(date)}' on line ${row + 1} is not a day`,
+      );
     }
     if (seen.has(date)) throw new SourceFormatError(`not the ECB history CSV: day ${date} appears twice`);
     seen.add(date);
@@ -150,7 +152,9 @@ export function parseEcbCsv(input: string): SourceDay[] {
       if (field === 'N/A') continue;
       const rate = parseRateText(field);
       if (rate === undefined) {
-        throw new SourceFormatError(`rate '${printable(field)}' for ${codes[c]} on ${date} is not a positive decimal`);
+        throw new SourceFormatError(
+          `rate '${printableUpstream(field)}' for ${codes[c]} on ${date} is not a positive decimal`,
+        );
       }
       present++;
       if (kept[c]) rates[codes[c] as string] = rate;

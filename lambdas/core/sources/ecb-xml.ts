@@ -9,7 +9,7 @@ import { isCatalogCode } from '../domain/currencies';
 import { ecbPublishedAt, isValidDay } from '../domain/dates';
 import { PIVOT } from '../domain/rates';
 import { SourceFormatError } from './errors';
-import { CURRENCY_CODE, parseRateText, printable, type SourceDay } from './source-day';
+import { CURRENCY_CODE, parseRateText, printableUpstream, type SourceDay } from './source-day';
 
 export interface XmlElement {
   name: string;
@@ -34,13 +34,15 @@ class XmlSyntaxError extends SourceFormatError {
 function decodeEntities(raw: string): string {
   if (!raw.includes('&')) return raw;
   return raw.replace(ENTITY, (_match, body: string, semicolon: string) => {
-    if (semicolon !== ';') throw new XmlSyntaxError(`unterminated entity reference '&${printable(body)}'`);
+    if (semicolon !== ';') throw new XmlSyntaxError(`unterminated entity reference '&${printableUpstream(body)}'`);
     const predefined = PREDEFINED[body];
     if (predefined !== undefined) return predefined;
     const numeric = /^#(?:x([0-9a-fA-F]{1,6})|([0-9]{1,7}))$/.exec(body);
     const codePoint = numeric ? Number.parseInt(numeric[1] ?? numeric[2] ?? '', numeric[1] ? 16 : 10) : Number.NaN;
     if (!(codePoint > 0 && codePoint <= 0x10ffff)) {
-      throw new XmlSyntaxError(`undeclared entity '&${printable(body)};' (only the predefined entities are allowed)`);
+      throw new XmlSyntaxError(
+        `undeclared entity '&${printableUpstream(body)};' (only the predefined entities are allowed)`,
+      );
     }
     return String.fromCodePoint(codePoint);
   });
@@ -64,7 +66,7 @@ export function parseXmlDocument(input: string): XmlElement {
     if (end === -1) throw new XmlSyntaxError('truncated XML declaration');
     const encoding = /encoding\s*=\s*["']([^"']*)["']/.exec(text.slice(0, end))?.[1];
     if (encoding !== undefined && encoding.toLowerCase() !== 'utf-8') {
-      throw new XmlSyntaxError(`unsupported encoding '${printable(encoding)}'`);
+      throw new XmlSyntaxError(`unsupported encoding '${printableUpstream(encoding)}'`);
     }
     i = end + 2;
   }
@@ -76,7 +78,7 @@ export function parseXmlDocument(input: string): XmlElement {
     const top = stack[stack.length - 1];
     if (top) top.text += decodeEntities(segment);
     else if (!WHITESPACE.test(segment))
-      throw new XmlSyntaxError(`text outside the root element: '${printable(segment.trim())}'`);
+      throw new XmlSyntaxError(`text outside the root element: '${printableUpstream(segment.trim())}'`);
     if (lt === -1) break;
     if (text.startsWith('<!--', lt)) {
       const end = text.indexOf('-->', lt + 4);
@@ -97,11 +99,13 @@ export function parseXmlDocument(input: string): XmlElement {
       if (!name) throw new XmlSyntaxError('malformed end tag');
       let at = lt + 2 + name.length;
       while (isSpace(text[at])) at++;
-      if (at >= text.length) throw new XmlSyntaxError(`truncated end tag </${printable(name)}>`);
-      if (text[at] !== '>') throw new XmlSyntaxError(`malformed end tag </${printable(name)}>`);
+      if (at >= text.length) throw new XmlSyntaxError(`truncated end tag </${printableUpstream(name)}>`);
+      if (text[at] !== '>') throw new XmlSyntaxError(`malformed end tag </${printableUpstream(name)}>`);
       const open = stack.pop();
       if (!open || open.name !== name) {
-        throw new XmlSyntaxError(`end tag </${printable(name)}> does not match <${printable(open?.name ?? '')}>`);
+        throw new XmlSyntaxError(
+          `end tag </${printableUpstream(name)}> does not match <${printableUpstream(open?.name ?? '')}>`,
+        );
       }
       i = at + 1;
       continue;
@@ -115,7 +119,7 @@ export function parseXmlDocument(input: string): XmlElement {
     for (;;) {
       const before = at;
       while (isSpace(text[at])) at++;
-      if (at >= text.length) throw new XmlSyntaxError(`truncated start tag <${printable(name)}>`);
+      if (at >= text.length) throw new XmlSyntaxError(`truncated start tag <${printableUpstream(name)}>`);
       if (text.startsWith('/>', at)) {
         selfClosing = true;
         at += 2;
@@ -126,19 +130,21 @@ export function parseXmlDocument(input: string): XmlElement {
         break;
       }
       const attribute = readName(text, at);
-      if (!attribute || at === before) throw new XmlSyntaxError(`malformed attribute in <${printable(name)}>`);
+      if (!attribute || at === before) throw new XmlSyntaxError(`malformed attribute in <${printableUpstream(name)}>`);
       at += attribute.length;
       while (isSpace(text[at])) at++;
-      if (text[at] !== '=') throw new XmlSyntaxError(`attribute ${printable(attribute)} has no value`);
+      if (text[at] !== '=') throw new XmlSyntaxError(`attribute ${printableUpstream(attribute)} has no value`);
       at++;
       while (isSpace(text[at])) at++;
       const quote = text[at];
-      if (quote !== '"' && quote !== "'") throw new XmlSyntaxError(`attribute ${printable(attribute)} is not quoted`);
+      if (quote !== '"' && quote !== "'")
+        throw new XmlSyntaxError(`attribute ${printableUpstream(attribute)} is not quoted`);
       const close = text.indexOf(quote, at + 1);
-      if (close === -1) throw new XmlSyntaxError(`truncated attribute ${printable(attribute)}`);
+      if (close === -1) throw new XmlSyntaxError(`truncated attribute ${printableUpstream(attribute)}`);
       const raw = text.slice(at + 1, close);
-      if (raw.includes('<')) throw new XmlSyntaxError(`'<' in attribute ${printable(attribute)}`);
-      if (element.attributes.has(attribute)) throw new XmlSyntaxError(`duplicate attribute ${printable(attribute)}`);
+      if (raw.includes('<')) throw new XmlSyntaxError(`'<' in attribute ${printableUpstream(attribute)}`);
+      if (element.attributes.has(attribute))
+        throw new XmlSyntaxError(`duplicate attribute ${printableUpstream(attribute)}`);
       element.attributes.set(attribute, decodeEntities(raw));
       at = close + 1;
     }
@@ -152,7 +158,7 @@ export function parseXmlDocument(input: string): XmlElement {
     i = at;
   }
   const unclosed = stack[stack.length - 1];
-  if (unclosed) throw new XmlSyntaxError(`truncated: <${printable(unclosed.name)}> is not closed`);
+  if (unclosed) throw new XmlSyntaxError(`truncated: <${printableUpstream(unclosed.name)}> is not closed`);
   if (!root) throw new XmlSyntaxError('no root element');
   return root;
 }
@@ -163,14 +169,16 @@ function expectAttributes(element: XmlElement, names: readonly string[], where: 
   const actual = [...element.attributes.keys()].filter((n) => n !== 'xmlns' && !n.startsWith('xmlns:'));
   if (actual.length !== names.length || !names.every((n) => element.attributes.has(n))) {
     throw new SourceFormatError(
-      `not ECB XML: ${where} must carry exactly [${names.join(', ')}], found [${actual.map(printable).join(', ')}]`,
+      `not ECB XML: ${where} must carry exactly [${names.join(', ')}], found [${actual.map(printableUpstream).join(', ')}]`,
     );
   }
 }
 
 function expectNoText(element: XmlElement, where: string): void {
   if (!WHITESPACE.test(element.text)) {
-    throw new SourceFormatError(`not ECB XML: unexpected text in ${where}: '${printable(element.text.trim())}'`);
+    throw new SourceFormatError(
+      `not ECB XML: unexpected text in ${where}: '${printableUpstream(element.text.trim())}'`,
+    );
   }
 }
 
@@ -184,12 +192,14 @@ const ENVELOPE_EXTRAS = new Set(['subject', 'Sender']);
 export function parseEcbXml(text: string): SourceDay[] {
   const root = parseXmlDocument(text);
   if (localName(root) !== 'Envelope') {
-    throw new SourceFormatError(`not ECB XML: expected a gesmes:Envelope root, found <${printable(root.name)}>`);
+    throw new SourceFormatError(
+      `not ECB XML: expected a gesmes:Envelope root, found <${printableUpstream(root.name)}>`,
+    );
   }
   expectNoText(root, 'the envelope');
   const outer = root.children.filter((child) => localName(child) === 'Cube');
   const stray = root.children.find((child) => localName(child) !== 'Cube' && !ENVELOPE_EXTRAS.has(localName(child)));
-  if (stray) throw new SourceFormatError(`not ECB XML: unexpected <${printable(stray.name)}> in the envelope`);
+  if (stray) throw new SourceFormatError(`not ECB XML: unexpected <${printableUpstream(stray.name)}> in the envelope`);
   const [cube] = outer;
   if (!cube || outer.length > 1) throw new SourceFormatError('not ECB XML: the envelope must hold exactly one Cube');
   expectAttributes(cube, [], 'the outer Cube');
@@ -197,11 +207,13 @@ export function parseEcbXml(text: string): SourceDay[] {
   const days: SourceDay[] = [];
   const seen = new Set<string>();
   for (const dayCube of cube.children) {
-    if (dayCube.name !== 'Cube') throw new SourceFormatError(`not ECB XML: unexpected <${printable(dayCube.name)}>`);
+    if (dayCube.name !== 'Cube')
+      throw new SourceFormatError(`not ECB XML: unexpected <${printableUpstream(dayCube.name)}>`);
     expectAttributes(dayCube, ['time'], 'a day Cube');
     expectNoText(dayCube, 'a day Cube');
     const date = dayCube.attributes.get('time') ?? '';
-    if (!isValidDay(date)) throw new SourceFormatError(`not ECB XML: time='${printable(date)}' is not a calendar day`);
+    if (!isValidDay(date))
+      throw new SourceFormatError(`not ECB XML: time='${printableUpstream(date)}' is not a calendar day`);
     if (seen.has(date)) throw new SourceFormatError(`not ECB XML: day ${date} appears twice`);
     seen.add(date);
     const rates: Record<string, number> = { [PIVOT]: 1 };
@@ -215,13 +227,15 @@ export function parseEcbXml(text: string): SourceDay[] {
       const code = rateCube.attributes.get('currency') ?? '';
       const rateText = rateCube.attributes.get('rate') ?? '';
       if (!CURRENCY_CODE.test(code) || code === PIVOT) {
-        throw new SourceFormatError(`not ECB XML: currency '${printable(code)}' on ${date}`);
+        throw new SourceFormatError(`not ECB XML: currency '${printableUpstream(code)}' on ${date}`);
       }
       if (codes.has(code)) throw new SourceFormatError(`not ECB XML: ${code} appears twice on ${date}`);
       codes.add(code);
       const rate = parseRateText(rateText);
       if (rate === undefined) {
-        throw new SourceFormatError(`rate '${printable(rateText)}' for ${code} on ${date} is not a positive decimal`);
+        throw new SourceFormatError(
+          `rate '${printableUpstream(rateText)}' for ${code} on ${date} is not a positive decimal`,
+        );
       }
       if (isCatalogCode(code)) rates[code] = rate;
     }

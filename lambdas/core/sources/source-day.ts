@@ -1,4 +1,5 @@
 import type { SourceId } from '../domain/rates';
+import { printable } from '../domain/text';
 
 /** One day of rates exactly as one source delivered it, after parsing and filtering to the catalog. */
 export interface SourceDay {
@@ -29,7 +30,4 @@ export function isPositiveRate(value: unknown): value is number {
 export const CURRENCY_CODE = /^[A-Z]{3}$/;
 
 /** Echoes upstream text in an error message only as a short printable token. */
-export function printable(text: string): string {
-  const clean = text.replace(/[^\x20-\x7e]/g, '?');
-  return clean.length > 24 ? `${clean.slice(0, 24)}…` : clean;
-}
+export const printableUpstream = (text: string): string => printable(text, 24);

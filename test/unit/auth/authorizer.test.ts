@@ -17,8 +17,8 @@ import {
   type PlanLimits,
   resolveLimits,
 } from '../../../lambdas/core/domain/plans';
-import type { MeterState, MeterVerdict } from '../../../lambdas/core/domain/quota';
-import { readAccess } from '../../../lambdas/core/http/access';
+import { effectiveLimit, type MeterState, type MeterVerdict } from '../../../lambdas/core/domain/quota';
+import { decodeAccess } from '../../../lambdas/core/http/authorizer-context';
 
 const METHOD_ARN = 'arn:aws:execute-api:eu-central-1:123456789012:abcdef1234/v1/GET/rates/latest';
 const NOW = Date.parse('2026-09-15T10:20:19.000Z');
@@ -59,7 +59,7 @@ class FakeAdmission implements Admission {
       plan: input.limits.name,
       minuteLimit: input.limits.perMinute,
       minuteUsed: this.calls.length,
-      monthLimit: input.limits.monthlyLimit,
+      monthLimit: effectiveLimit(input.limits),
       monthUsed: 100 + this.calls.length,
       at: this.now(),
     };
@@ -73,7 +73,7 @@ class FakeAdmission implements Admission {
       plan: limits.name,
       minuteLimit: limits.perMinute,
       minuteUsed: 3,
-      monthLimit: limits.monthlyLimit,
+      monthLimit: effectiveLimit(limits),
       monthUsed: 7,
       at: this.now(),
     };
@@ -150,8 +150,7 @@ function event(
 }
 
 const effect = (result: APIGatewayAuthorizerResult) => result.policyDocument.Statement[0]?.Effect;
-const accessOf = (result: APIGatewayAuthorizerResult) =>
-  readAccess({ requestContext: { authorizer: { ...result.context } } } as unknown as Parameters<typeof readAccess>[0]);
+const accessOf = (result: APIGatewayAuthorizerResult) => decodeAccess({ ...result.context });
 
 describe('authorizer: missing key', () => {
   it('denies a request without X-API-Key with missing-api-key and reads nothing', async () => {
@@ -331,7 +330,7 @@ describe('authorizer: admission', () => {
         plan: 'Pro',
         minuteLimit: 60,
         minuteUsed: 1,
-        monthLimit: 30000,
+        monthLimit: 33000,
         monthUsed: 101,
         at: NOW,
       },

@@ -3,22 +3,18 @@ import { PLANS, type PlanLimits, resolveLimits } from '../../../lambdas/core/dom
 import {
   decideAdmission,
   effectiveLimit,
-  fromAuthorizerContext,
-  METER_CONTEXT_KEYS,
-  METER_VERDICTS,
   type MeterState,
   minuteKey,
   minuteOfMonth,
   monthKey,
   monthLengthSeconds,
   quotaReport,
-  rateLimitHeaders,
   resetsAt,
   retryAfterSeconds,
   secondsUntilMinuteReset,
   secondsUntilMonthReset,
-  toAuthorizerContext,
 } from '../../../lambdas/core/domain/quota';
+import { rateLimitHeaders } from '../../../lambdas/core/http/metering-headers';
 
 const at = (iso: string): number => Date.parse(iso);
 const DAY_SECONDS = 86_400;
@@ -272,94 +268,5 @@ describe('retryAfterSeconds', () => {
     expect(retryAfterSeconds(state({ verdict: 'quota-exceeded', at: at('2026-09-30T00:00:00.000Z') }))).toBe(
       DAY_SECONDS,
     );
-  });
-});
-
-describe('authorizer context', () => {
-  const stateArbitrary = fc.record({
-    verdict: fc.constantFrom(...METER_VERDICTS),
-    plan: fc.string({ minLength: 1, maxLength: 64 }),
-    minuteLimit: fc.nat(),
-    minuteUsed: fc.nat(),
-    monthLimit: fc.nat(),
-    monthUsed: fc.nat(),
-    at: fc.integer({ min: 0, max: at('2200-01-01T00:00:00Z') }),
-  });
-
-  it('round-trips every state through string-valued context entries', () => {
-    fc.assert(
-      fc.property(stateArbitrary, (s) => {
-        const context = toAuthorizerContext(s);
-        expect(Object.values(context).every((v) => typeof v === 'string')).toBe(true);
-        expect(fromAuthorizerContext(context)).toEqual(s);
-      }),
-    );
-  });
-
-  it('uses short keys prefixed m_, so they sit beside the authorizer’s own entries', () => {
-    const context = { verdict: 'admitted', accountId: 'acc-1', ...toAuthorizerContext(state()) };
-    expect(Object.keys(toAuthorizerContext(state())).every((k) => k.startsWith('m_'))).toBe(true);
-    expect(fromAuthorizerContext(context)).toEqual(state());
-  });
-
-  it('accepts numbers where a host passes context values unstringified', () => {
-    const context: Record<string, unknown> = { ...toAuthorizerContext(state()) };
-    context[METER_CONTEXT_KEYS.monthUsed] = 900;
-    expect(fromAuthorizerContext(context)?.monthUsed).toBe(900);
-  });
-
-  it('returns undefined when an entry is missing or malformed', () => {
-    const good = toAuthorizerContext(state());
-    expect(fromAuthorizerContext(undefined)).toBeUndefined();
-    expect(fromAuthorizerContext(null)).toBeUndefined();
-    expect(fromAuthorizerContext({})).toBeUndefined();
-    const { [METER_CONTEXT_KEYS.at]: _dropped, ...withoutAt } = good;
-    expect(fromAuthorizerContext(withoutAt)).toBeUndefined();
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.verdict]: 'maybe' })).toBeUndefined();
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.minuteUsed]: '-1' })).toBeUndefined();
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.minuteUsed]: '1.5' })).toBeUndefined();
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthLimit]: '' })).toBeUndefined();
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.plan]: '' })).toBeUndefined();
-  });
-
-  it('refuses counts that are not non-negative safe integers, in either spelling', () => {
-    const good = toAuthorizerContext(state());
-    const refused: unknown[] = [
-      -1,
-      1.5,
-      Number.NaN,
-      Number.POSITIVE_INFINITY,
-      Number.MAX_SAFE_INTEGER + 1,
-      '9007199254740992',
-      '12345678901234567',
-      ' 1',
-      '1 ',
-      '+1',
-      '1e3',
-      '0x10',
-      '１',
-      true,
-      null,
-      [1],
-    ];
-    for (const value of refused) {
-      expect([value, fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthUsed]: value })]).toEqual([
-        value,
-        undefined,
-      ]);
-    }
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthUsed]: '9007199254740991' })?.monthUsed).toBe(
-      Number.MAX_SAFE_INTEGER,
-    );
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthUsed]: '0012' })?.monthUsed).toBe(12);
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.monthUsed]: 0 })?.monthUsed).toBe(0);
-  });
-
-  it('refuses a plan that is not a string of 1 to 64 characters', () => {
-    const good = toAuthorizerContext(state());
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.plan]: 'P'.repeat(64) })?.plan).toBe('P'.repeat(64));
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.plan]: 'P'.repeat(65) })).toBeUndefined();
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.plan]: 42 })).toBeUndefined();
-    expect(fromAuthorizerContext({ ...good, [METER_CONTEXT_KEYS.verdict]: undefined })).toBeUndefined();
   });
 });

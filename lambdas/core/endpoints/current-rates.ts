@@ -1,0 +1,43 @@
+/** What the rate endpoints share: today's snapshot restricted to the served currencies, and store reads as 503s. */
+import { isActiveCode } from '../domain/currencies';
+import { ServiceUnavailableError, UnsupportedCurrencyError } from '../domain/errors';
+import { crossRate, type RateSnapshot } from '../domain/rates';
+import { logger } from '../observability';
+import type { EndpointDeps } from './deps';
+
+/** A store that cannot be read is a dependency being down: 503, so clients retry, rather than a 500. */
+export async function storeRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    logger.error('rate store read failed', { error: error as Error });
+    throw new ServiceUnavailableError();
+  }
+}
+
+/**
+ * The latest snapshot, read once per request, and its rates restricted to the currencies served today
+ * (withdrawn codes only live in history).
+ */
+export async function current(deps: EndpointDeps): Promise<{ snapshot: RateSnapshot; rates: Record<string, number> }> {
+  const snapshot = await storeRead(() => deps.reader.getLatest());
+  if (!snapshot) throw new ServiceUnavailableError('No rate data has been ingested yet; please retry later.');
+  const rates = deps.reader.memo(snapshot, 'active', () => {
+    const active: Record<string, number> = {};
+    for (const [code, rate] of Object.entries(snapshot.rates)) if (isActiveCode(code)) active[code] = rate;
+    return active;
+  });
+  return { snapshot, rates };
+}
+
+export function requireServed(rates: Record<string, number>, code: string, param: 'from' | 'to' | 'base'): void {
+  if (rates[code] === undefined) throw new UnsupportedCurrencyError(code, param);
+}
+
+/** Today's rate between two served currencies (pair and enriched); 422 for a code that is not served. */
+export async function currentPairRate(deps: EndpointDeps, from: string, to: string): Promise<number> {
+  const { rates } = await current(deps);
+  requireServed(rates, from, 'from');
+  requireServed(rates, to, 'to');
+  return crossRate(rates, from, to) as number;
+}

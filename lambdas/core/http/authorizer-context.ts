@@ -1,0 +1,127 @@
+/**
+ * The one codec of what the authorizer tells an endpoint: `encodeAccess` in the authorizer, `decodeAccess` in the
+ * endpoint's first middleware. API Gateway hands the context on with every value as a string. Each field is
+ * written once; what follows from others (the plan's name, the minute and month limits of the meter) is derived
+ * on decoding rather than carried twice.
+ */
+import { isPlanId, PLANS, type PlanId } from '../domain/plans';
+import { effectiveLimit, METER_VERDICTS, type MeterState, type MeterVerdict } from '../domain/quota';
+
+/** What the authorizer decided about a request whose key header was present (401s never reach a function). */
+export const VERDICTS = [...METER_VERDICTS, 'api-key-in-url', 'account-inactive'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** The account's own limits (plan defaults with overrides applied), as far as the responses need them. */
+export interface AccessLimits {
+  monthlyLimit: number;
+  overflowAllowed: boolean;
+  overflowPercent: number;
+  perMinute: number;
+}
+
+export interface Access {
+  verdict: Verdict;
+  accountId?: string;
+  plan?: PlanId;
+  limits?: AccessLimits;
+  /** Present once the request went through metering (every verdict after a valid key). */
+  meter?: MeterState;
+}
+
+/** Context keys. The counts of the meter are carried; its verdict, plan name and limits follow from the rest. */
+const KEYS = {
+  verdict: 'verdict',
+  accountId: 'accountId',
+  plan: 'plan',
+  monthlyLimit: 'monthlyLimit',
+  overflowAllowed: 'overflowAllowed',
+  overflowPercent: 'overflowPercent',
+  perMinute: 'perMinute',
+  minuteUsed: 'minuteUsed',
+  monthUsed: 'monthUsed',
+  at: 'meteredAt',
+} as const;
+
+export function encodeAccess(access: Access): Record<string, string> {
+  const context: Record<string, string> = { [KEYS.verdict]: access.verdict };
+  if (access.accountId) context[KEYS.accountId] = access.accountId;
+  if (access.plan) context[KEYS.plan] = access.plan;
+  if (access.limits) {
+    context[KEYS.monthlyLimit] = String(access.limits.monthlyLimit);
+    context[KEYS.overflowAllowed] = String(access.limits.overflowAllowed);
+    context[KEYS.overflowPercent] = String(access.limits.overflowPercent);
+    context[KEYS.perMinute] = String(access.limits.perMinute);
+  }
+  if (access.meter) {
+    context[KEYS.minuteUsed] = String(access.meter.minuteUsed);
+    context[KEYS.monthUsed] = String(access.meter.monthUsed);
+    context[KEYS.at] = String(access.meter.at);
+  }
+  return context;
+}
+
+/**
+ * A count: a non-negative safe integer, as up to 16 digits or as a number (a host that passes values through
+ * unconverted still works). Hand-written: every endpoint decodes the context, and a schema library would cost
+ * each cold start more than these few checks (README: validation).
+ */
+function count(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+function flag(value: unknown): boolean | undefined {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  return undefined;
+}
+
+function decodeLimits(context: Readonly<Record<string, unknown>>): AccessLimits | undefined {
+  const monthlyLimit = count(context[KEYS.monthlyLimit]);
+  const overflowAllowed = flag(context[KEYS.overflowAllowed]);
+  const overflowPercent = count(context[KEYS.overflowPercent]);
+  const perMinute = count(context[KEYS.perMinute]);
+  if (monthlyLimit === undefined || overflowAllowed === undefined) return undefined;
+  if (overflowPercent === undefined || perMinute === undefined) return undefined;
+  return { monthlyLimit, overflowAllowed, overflowPercent, perMinute };
+}
+
+/** The meter as the usage store returned it: an inactive account's was read, not admitted, so it says `admitted`. */
+function decodeMeter(
+  context: Readonly<Record<string, unknown>>,
+  verdict: Verdict,
+  plan: PlanId,
+  limits: AccessLimits,
+): MeterState | undefined {
+  const minuteUsed = count(context[KEYS.minuteUsed]);
+  const monthUsed = count(context[KEYS.monthUsed]);
+  const at = count(context[KEYS.at]);
+  if (minuteUsed === undefined || monthUsed === undefined || at === undefined) return undefined;
+  const meterVerdict = (METER_VERDICTS as readonly string[]).includes(verdict) ? (verdict as MeterVerdict) : 'admitted';
+  return {
+    verdict: meterVerdict,
+    plan: PLANS[plan].name,
+    minuteLimit: limits.perMinute,
+    minuteUsed,
+    monthLimit: effectiveLimit(limits),
+    monthUsed,
+    at,
+  };
+}
+
+/** The access an authorizer context describes; undefined when it names no known verdict. */
+export function decodeAccess(context: Readonly<Record<string, unknown>> | null | undefined): Access | undefined {
+  if (!context) return undefined;
+  const verdict = String(context[KEYS.verdict]);
+  if (!(VERDICTS as readonly string[]).includes(verdict)) return undefined;
+  const access: Access = { verdict: verdict as Verdict };
+  const accountId = context[KEYS.accountId];
+  if (typeof accountId === 'string' && accountId !== '') access.accountId = accountId;
+  const plan = String(context[KEYS.plan]);
+  if (isPlanId(plan)) access.plan = plan;
+  const limits = decodeLimits(context);
+  if (limits) access.limits = limits;
+  const meter = access.plan && limits ? decodeMeter(context, access.verdict, access.plan, limits) : undefined;
+  if (meter) access.meter = meter;
+  return access;
+}

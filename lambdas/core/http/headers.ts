@@ -1,0 +1,13 @@
+/** The header that carries the API key: the authorizer's identity source, on AWS and in the local gateway. */
+export const API_KEY_HEADER = 'X-API-Key';
+
+/** A header's value by name, in any case: clients, API Gateway and Node each spell header names their own way. */
+export function headerValue(
+  headers: Readonly<Record<string, string | null | undefined>> | null | undefined,
+  name: string,
+): string | undefined {
+  if (!headers) return undefined;
+  const lower = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === lower) return value ?? undefined;
+  return undefined;
+}

@@ -1,0 +1,218 @@
+import fc from 'fast-check';
+import { PLAN_IDS, PLANS, type PlanId, resolveLimits } from '../../../lambdas/core/domain/plans';
+import { effectiveLimit, type MeterState } from '../../../lambdas/core/domain/quota';
+import {
+  type Access,
+  type AccessLimits,
+  decodeAccess,
+  encodeAccess,
+  VERDICTS,
+} from '../../../lambdas/core/http/authorizer-context';
+
+const AT = Date.parse('2026-09-15T10:20:19.000Z');
+const limits: AccessLimits = { monthlyLimit: 30000, overflowAllowed: true, overflowPercent: 10, perMinute: 60 };
+
+/** A meter as the usage store builds it for a Pro account with the plan's own limits. */
+function meter(overrides: Partial<MeterState> = {}): MeterState {
+  return {
+    verdict: 'admitted',
+    plan: 'Pro',
+    minuteLimit: 60,
+    minuteUsed: 1,
+    monthLimit: 33000,
+    monthUsed: 900,
+    at: AT,
+    ...overrides,
+  };
+}
+
+const pro = (verdict: Access['verdict'], meterOverrides: Partial<MeterState> = {}): Access => ({
+  verdict,
+  accountId: 'acc-1',
+  plan: 'pro',
+  limits,
+  meter: meter(meterOverrides),
+});
+
+describe('encodeAccess and decodeAccess', () => {
+  it('round-trips an admitted, metered access', () => {
+    expect(decodeAccess(encodeAccess(pro('admitted')))).toEqual(pro('admitted'));
+  });
+
+  it('round-trips refusals with their metering', () => {
+    for (const verdict of ['rate-limit-exceeded', 'quota-exceeded'] as const) {
+      expect(decodeAccess(encodeAccess(pro(verdict, { verdict })))).toEqual(pro(verdict, { verdict }));
+    }
+  });
+
+  it("round-trips an inactive account, whose meter was read rather than admitted and so says 'admitted'", () => {
+    const inactive = pro('account-inactive');
+    expect(inactive.meter?.verdict).toBe('admitted');
+    expect(decodeAccess(encodeAccess(inactive))).toEqual(inactive);
+  });
+
+  it('round-trips verdicts reached without metering', () => {
+    const inactive: Access = { verdict: 'account-inactive', accountId: 'acc-3', plan: 'free', limits };
+    expect(decodeAccess(encodeAccess(inactive))).toEqual(inactive);
+    expect(decodeAccess(encodeAccess({ verdict: 'api-key-in-url' }))).toEqual({ verdict: 'api-key-in-url' });
+  });
+
+  it('round-trips every plan, override and count the authorizer can produce', () => {
+    const arbitrary = fc.record({
+      verdict: fc.constantFrom(...VERDICTS.filter((v) => v !== 'api-key-in-url')),
+      plan: fc.constantFrom(...PLAN_IDS),
+      monthlyLimit: fc.option(fc.integer({ min: 0, max: 10 ** 12 }), { nil: undefined }),
+      perMinute: fc.option(fc.integer({ min: 0, max: 10 ** 6 }), { nil: undefined }),
+      overflowAllowed: fc.option(fc.boolean(), { nil: undefined }),
+      overflowPercent: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+      minuteUsed: fc.nat(),
+      monthUsed: fc.nat(),
+      at: fc.integer({ min: 0, max: Date.parse('2200-01-01T00:00:00Z') }),
+    });
+    fc.assert(
+      fc.property(arbitrary, (input) => {
+        const { verdict, plan, minuteUsed, monthUsed, at, ...overrides } = input;
+        const resolved = resolveLimits(plan as PlanId, JSON.parse(JSON.stringify(overrides)));
+        const access: Access = {
+          verdict,
+          accountId: 'acc',
+          plan,
+          limits: {
+            monthlyLimit: resolved.monthlyLimit,
+            overflowAllowed: resolved.overflowAllowed,
+            overflowPercent: resolved.overflowPercent,
+            perMinute: resolved.perMinute,
+          },
+          meter: {
+            verdict: verdict === 'account-inactive' ? 'admitted' : verdict,
+            plan: resolved.name,
+            minuteLimit: resolved.perMinute,
+            minuteUsed,
+            monthLimit: effectiveLimit(resolved),
+            monthUsed,
+            at,
+          },
+        };
+        const context = encodeAccess(access);
+        expect(Object.values(context).every((value) => typeof value === 'string')).toBe(true);
+        expect(decodeAccess(context)).toEqual(access);
+      }),
+    );
+  });
+
+  it('carries each fact once: no plan name and no limit of the meter, which follow from the plan and limits', () => {
+    const context = encodeAccess(pro('admitted'));
+    expect(Object.values(context)).not.toContain('Pro');
+    expect(Object.values(context)).not.toContain('33000');
+    expect(Object.keys(context).sort()).toEqual(
+      [
+        'accountId',
+        'meteredAt',
+        'minuteUsed',
+        'monthUsed',
+        'monthlyLimit',
+        'overflowAllowed',
+        'overflowPercent',
+        'perMinute',
+        'plan',
+        'verdict',
+      ].sort(),
+    );
+  });
+
+  it('derives the meter from the plan: its name and the limits with overflow', () => {
+    const context = encodeAccess({ ...pro('admitted'), plan: 'business' });
+    expect(decodeAccess(context)?.meter).toMatchObject({ plan: PLANS.business.name, monthLimit: 33000 });
+  });
+
+  it('reads numbers and booleans too, for a host that passes values through unconverted', () => {
+    const context: Record<string, unknown> = { ...encodeAccess(pro('admitted')) };
+    context.monthlyLimit = 30000;
+    context.overflowAllowed = true;
+    context.minuteUsed = 1;
+    expect(decodeAccess(context)).toEqual(pro('admitted'));
+  });
+
+  it('is undefined without a context or with an unknown verdict', () => {
+    expect(decodeAccess(undefined)).toBeUndefined();
+    expect(decodeAccess(null)).toBeUndefined();
+    expect(decodeAccess({})).toBeUndefined();
+    expect(decodeAccess({ verdict: 'allowed' })).toBeUndefined();
+    expect(decodeAccess({ verdict: 'toString' })).toBeUndefined();
+    expect(decodeAccess({ principalId: 'x', integrationLatency: 3 })).toBeUndefined();
+  });
+
+  it('ignores an unknown plan, and the meter that would follow from it', () => {
+    const context = { ...encodeAccess(pro('admitted')), plan: 'enterprise' };
+    expect(decodeAccess(context)).toEqual({ verdict: 'admitted', accountId: 'acc-1', limits });
+  });
+
+  it('ignores malformed limits as a whole, and the meter that would follow from them', () => {
+    const good = encodeAccess(pro('account-inactive'));
+    for (const [key, value] of [
+      ['monthlyLimit', '1.5'],
+      ['monthlyLimit', 'lots'],
+      ['monthlyLimit', '-5'],
+      ['monthlyLimit', '1e3'],
+      ['perMinute', 'ten'],
+      ['perMinute', ''],
+      ['perMinute', ' '],
+      ['overflowPercent', 'NaN'],
+      ['overflowPercent', '0x10'],
+      ['overflowAllowed', 'yes'],
+      ['overflowAllowed', 'TRUE'],
+    ] as const) {
+      const access = decodeAccess({ ...good, [key]: value });
+      expect([key, value, access]).toEqual([
+        key,
+        value,
+        { verdict: 'account-inactive', accountId: 'acc-1', plan: 'pro' },
+      ]);
+    }
+  });
+
+  it('ignores malformed metering as a whole', () => {
+    const good = encodeAccess(pro('admitted'));
+    for (const [key, value] of [
+      ['minuteUsed', '-1'],
+      ['minuteUsed', '1.5'],
+      ['monthUsed', '1e3'],
+      ['meteredAt', ''],
+    ] as const) {
+      const access = decodeAccess({ ...good, [key]: value });
+      expect([key, value, access]).toEqual([
+        key,
+        value,
+        { verdict: 'admitted', accountId: 'acc-1', plan: 'pro', limits },
+      ]);
+    }
+  });
+
+  it('refuses counts that are not non-negative safe integers, in either spelling', () => {
+    const good = encodeAccess(pro('admitted'));
+    const refused: unknown[] = [
+      -1,
+      1.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.MAX_SAFE_INTEGER + 1,
+      '9007199254740992',
+      '12345678901234567',
+      ' 1',
+      '1 ',
+      '+1',
+      '1e3',
+      '0x10',
+      '１',
+      true,
+      null,
+      [1],
+    ];
+    for (const value of refused) {
+      expect([value, decodeAccess({ ...good, monthUsed: value })?.meter]).toEqual([value, undefined]);
+    }
+    expect(decodeAccess({ ...good, monthUsed: '9007199254740991' })?.meter?.monthUsed).toBe(Number.MAX_SAFE_INTEGER);
+    expect(decodeAccess({ ...good, monthUsed: '0012' })?.meter?.monthUsed).toBe(12);
+    expect(decodeAccess({ ...good, monthUsed: 0 })?.meter?.monthUsed).toBe(0);
+  });
+});
