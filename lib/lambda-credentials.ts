@@ -4,32 +4,27 @@
  * SDK's default chain and the only one a function ever reaches. The other links (shared files, SSO, web
  * identity, process, container and instance metadata, with their nested STS/SSO clients) add about 135 KB that
  * every cold start would parse and never run. Local runs are not bundled and keep the SDK's full chain.
+ *
+ * The SDK's clients import `defaultProvider` from that package; here it is the chain's environment link alone,
+ * the SDK's own `fromEnv`.
  */
-export interface EnvironmentCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-  accountId?: string;
-}
+import { type FromEnvInit, fromEnv } from '@aws-sdk/credential-provider-env';
 
 export class MissingEnvironmentCredentialsError extends Error {
-  constructor() {
-    super('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set; Lambda sets them from the execution role');
+  constructor(options?: ErrorOptions) {
+    super('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set; Lambda sets them from the execution role', options);
     this.name = 'MissingEnvironmentCredentialsError';
   }
 }
 
-export function credentialsFromEnvironment(env: NodeJS.ProcessEnv): EnvironmentCredentials {
-  const accessKeyId = env.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey) throw new MissingEnvironmentCredentialsError();
-  const credentials: EnvironmentCredentials = { accessKeyId, secretAccessKey };
-  if (env.AWS_SESSION_TOKEN) credentials.sessionToken = env.AWS_SESSION_TOKEN;
-  if (env.AWS_ACCOUNT_ID) credentials.accountId = env.AWS_ACCOUNT_ID;
-  return credentials;
-}
-
-/** The SDK's entry point: a factory taking the client's config (unused) and returning a provider. */
-export function defaultProvider(_init?: unknown): () => Promise<EnvironmentCredentials> {
-  return async () => credentialsFromEnvironment(process.env);
+/** The SDK's entry point: a factory taking the client's config and returning a provider of the environment's keys. */
+export function defaultProvider(init?: FromEnvInit): ReturnType<typeof fromEnv> {
+  const fromEnvironment = fromEnv(init);
+  return async (options) => {
+    try {
+      return await fromEnvironment(options);
+    } catch (cause) {
+      throw new MissingEnvironmentCredentialsError({ cause });
+    }
+  };
 }

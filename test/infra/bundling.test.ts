@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { BUNDLE_OPTIONS, PROJECT_ROOT, sharedEsbuildOptions } from '../../lib/bundling';
-import { credentialsFromEnvironment, MissingEnvironmentCredentialsError } from '../../lib/lambda-credentials';
+import { defaultProvider, MissingEnvironmentCredentialsError } from '../../lib/lambda-credentials';
 
 const run = promisify(execFile);
 
@@ -105,16 +105,32 @@ describe('credentials in the function bundles', () => {
 });
 
 describe('reading environment credentials', () => {
-  it('returns the key pair with the session token and account id when present', () => {
+  const NAMES = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_ACCOUNT_ID'];
+  const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
+  afterEach(() => {
+    for (const name of NAMES) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+  /** The provider's answer under exactly these variables, without the SDK's own `$source` bookkeeping. */
+  async function credentialsUnder(env: Partial<Record<string, string>>) {
+    for (const name of NAMES) delete process.env[name];
+    Object.assign(process.env, env);
+    const { $source, ...credentials } = (await defaultProvider()()) as { $source?: unknown };
+    return credentials;
+  }
+
+  it('returns the key pair with the session token and account id when present', async () => {
     expect(
-      credentialsFromEnvironment({
+      await credentialsUnder({
         AWS_ACCESS_KEY_ID: 'a',
         AWS_SECRET_ACCESS_KEY: 'b',
         AWS_SESSION_TOKEN: 'c',
         AWS_ACCOUNT_ID: '123456789012',
       }),
     ).toEqual({ accessKeyId: 'a', secretAccessKey: 'b', sessionToken: 'c', accountId: '123456789012' });
-    expect(credentialsFromEnvironment({ AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' })).toEqual({
+    expect(await credentialsUnder({ AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' })).toEqual({
       accessKeyId: 'a',
       secretAccessKey: 'b',
     });
@@ -125,7 +141,7 @@ describe('reading environment credentials', () => {
     { AWS_ACCESS_KEY_ID: 'a' },
     { AWS_SECRET_ACCESS_KEY: 'b' },
     { AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: 'b' },
-  ])('refuses an incomplete environment %j', (env) => {
-    expect(() => credentialsFromEnvironment(env)).toThrow(MissingEnvironmentCredentialsError);
+  ])('refuses an incomplete environment %j', async (env) => {
+    await expect(credentialsUnder(env)).rejects.toThrow(MissingEnvironmentCredentialsError);
   });
 });
