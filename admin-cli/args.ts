@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, type PlanId } from '../lambdas/core/domain/plans';
 import type { CreateAccountInput } from '../lambdas/core/store/accounts-store';
+import { DATA_DIR_ENV, DEFAULT_DATA_DIR } from '../local-server/data-dir';
 
 /** Bad command-line input: the CLI prints the message as one line and exits with status 2. */
 export class UsageError extends Error {
@@ -23,8 +24,6 @@ export type AdminCommand =
 export type StoreTarget = { kind: 'aws'; tableName: string; region: string } | { kind: 'local'; dataDir: string };
 
 export type Invocation = { kind: 'help' } | { kind: 'run'; command: AdminCommand; json: boolean; target: StoreTarget };
-
-export const DEFAULT_DATA_DIR = '.data';
 
 export const USAGE = `Usage: npm run --silent admin -- <noun> <verb> [arguments] [options]
 
@@ -258,7 +257,7 @@ function resolveTarget(tokens: Tokens, env: Readonly<Record<string, string | und
     return { kind: 'aws', tableName, region };
   }
   if (tokens.options.has('region')) throw new UsageError('--region only applies together with --accounts-table');
-  const dataDir = stringOption(tokens, 'data-dir') || env.FXRATES_DATA_DIR || DEFAULT_DATA_DIR;
+  const dataDir = stringOption(tokens, 'data-dir') || env[DATA_DIR_ENV] || DEFAULT_DATA_DIR;
   return { kind: 'local', dataDir: resolve(cwd, dataDir) };
 }
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { addDays, formatDay, isValidDay } from '../lambdas/core/domain/dates';
-import type { SourceId } from '../lambdas/core/domain/rates';
+import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
 import {
   currencyApiRangeFetcher,
   ecbFetcher,
@@ -60,13 +60,13 @@ export function parseBackfillArgs(argv: readonly string[]): BackfillArgs {
   if (values.from && values.to && values.from > values.to) {
     throw new UsageError(`--from ${values.from} is after --to ${values.to}`);
   }
-  if (values.source !== undefined && values.source !== 'ecb' && values.source !== 'currency-api') {
-    throw new UsageError(`--source must be ecb or currency-api, got '${values.source}'`);
+  if (values.source !== undefined && !(SOURCE_IDS as readonly string[]).includes(values.source)) {
+    throw new UsageError(`--source must be ${SOURCE_IDS.join(' or ')}, got '${values.source}'`);
   }
   return {
     ...(values.from ? { from: values.from } : {}),
     ...(values.to ? { to: values.to } : {}),
-    sources: values.source ? [values.source as SourceId] : ['ecb', 'currency-api'],
+    sources: values.source ? [values.source as SourceId] : [...SOURCE_IDS],
     offline: values.offline === true,
   };
 }

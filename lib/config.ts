@@ -4,8 +4,7 @@
  * value fails the synth with the flag's name instead of deploying something unintended.
  */
 import * as z from 'zod';
-
-const SOURCE_IDS = ['ecb', 'currency-api'] as const;
+import { SOURCE_IDS } from '../lambdas/core/domain/rates';
 
 const booleanFlag = (fallback: boolean) =>
   z

@@ -5,6 +5,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { METRIC_NAMESPACE, SERVICE_NAME } from '../lambdas/core/metric-names';
 import { BUNDLE_OPTIONS, type FunctionName, functionAliases, functionEntry, PROJECT_ROOT } from './bundling';
 
 export interface FxratesFunctionProps {
@@ -30,8 +31,8 @@ export const FUNCTION_DEFAULTS = {
   // milliseconds a warm request takes, 512 MB costs cents per million requests more than 128 MB.
   memorySize: 512,
   environment: {
-    POWERTOOLS_SERVICE_NAME: 'fxrates',
-    POWERTOOLS_METRICS_NAMESPACE: 'fxrates',
+    POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+    POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
     NODE_OPTIONS: '--enable-source-maps',
   },
 } as const;

@@ -4,6 +4,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { INGEST_ENV } from '../lambdas/core/ingest/fetchers';
 import { RATES_TABLE } from '../lambdas/core/store/tables';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
@@ -36,11 +37,11 @@ export class Ingestion extends Construct {
 
     const environment: Record<string, string> = {
       [RATES_TABLE.envVar]: props.rates.tableName,
-      SOURCES: config.sources.join(','),
+      [INGEST_ENV.sources]: config.sources.join(','),
     };
-    if (config.ecbBaseUrl) environment.ECB_BASE_URL = config.ecbBaseUrl;
-    if (config.currencyApiBaseUrl) environment.CURRENCY_API_BASE_URL = config.currencyApiBaseUrl;
-    if (config.currencyApiFallbackUrl) environment.CURRENCY_API_FALLBACK_URL = config.currencyApiFallbackUrl;
+    if (config.ecbBaseUrl) environment[INGEST_ENV.ecbBaseUrl] = config.ecbBaseUrl;
+    if (config.currencyApiBaseUrl) environment[INGEST_ENV.currencyApiBaseUrl] = config.currencyApiBaseUrl;
+    if (config.currencyApiFallbackUrl) environment[INGEST_ENV.currencyApiFallbackUrl] = config.currencyApiFallbackUrl;
 
     this.function = new FxratesFunction(this, 'IngestFunction', {
       name: 'ingest',

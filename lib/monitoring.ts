@@ -8,20 +8,26 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { PLAN_IDS, PLANS } from '../lambdas/core/domain/plans';
+import { SOURCE_IDS } from '../lambdas/core/domain/rates';
+import {
+  AUTHORIZER_METRICS,
+  INGEST_METRICS,
+  METRIC_DIMENSIONS,
+  METRIC_NAMESPACE,
+  NO_PLAN,
+  SERVICE_NAME,
+} from '../lambdas/core/metric-names';
 import type { Api } from './api';
 import type { DeployConfig } from './config';
 import type { FxratesFunction } from './fxrates-function';
 import type { Ingestion } from './ingestion';
 
-/** The EMF metrics the functions publish (lambdas/core/observability.ts: namespace and `service` dimension from the environment). */
+/** What the dashboard and alarms read, by the names the functions publish (lambdas/core/metric-names.ts). */
 export const METRICS = {
-  namespace: 'fxrates',
-  service: 'fxrates',
-  authorizer: ['Admitted', 'RateLimited', 'QuotaExceeded', 'InvalidKey'],
+  namespace: METRIC_NAMESPACE,
+  service: SERVICE_NAME,
   planNames: PLAN_IDS.map((id) => PLANS[id].name),
-  /** The plan dimension of InvalidKey, which has no account behind it. */
-  noPlan: 'none',
-  sources: ['ecb', 'currency-api'],
+  sources: SOURCE_IDS,
 } as const;
 
 /** Alarm thresholds, named so the README and tests refer to the same figures. */
@@ -108,14 +114,16 @@ export class Monitoring extends Construct {
       new cloudwatch.Metric({
         namespace: METRICS.namespace,
         metricName,
-        dimensionsMap: { service: METRICS.service, ...dimensions },
+        dimensionsMap: { [METRIC_DIMENSIONS.service]: METRICS.service, ...dimensions },
         statistic,
         period: fiveMinutes,
       });
     const perPlan = (metricName: string) =>
-      METRICS.planNames.map((plan) => custom(metricName, { plan }).with({ label: `${metricName} ${plan}` }));
+      METRICS.planNames.map((plan) =>
+        custom(metricName, { [METRIC_DIMENSIONS.plan]: plan }).with({ label: `${metricName} ${plan}` }),
+      );
 
-    const snapshotAge = custom('SnapshotAgeSeconds', {}, 'Maximum').with({ period: Duration.hours(1) });
+    const snapshotAge = custom(INGEST_METRICS.snapshotAgeSeconds, {}, 'Maximum').with({ period: Duration.hours(1) });
     const snapshotAgeHours = new cloudwatch.MathExpression({
       expression: 'age / 3600',
       usingMetrics: { age: snapshotAge },
@@ -224,15 +232,17 @@ export class Monitoring extends Construct {
       }),
     );
     this.dashboard.addWidgets(
-      graph('Admitted requests per plan', perPlan('Admitted'), { stacked: true }),
+      graph('Admitted requests per plan', perPlan(AUTHORIZER_METRICS.admitted), { stacked: true }),
       graph('Refused requests per plan', [
-        ...perPlan('RateLimited'),
-        ...perPlan('QuotaExceeded'),
-        custom('InvalidKey', { plan: METRICS.noPlan }).with({ label: 'InvalidKey' }),
+        ...perPlan(AUTHORIZER_METRICS.rateLimited),
+        ...perPlan(AUTHORIZER_METRICS.quotaExceeded),
+        custom(AUTHORIZER_METRICS.invalidKey, { [METRIC_DIMENSIONS.plan]: NO_PLAN }).with({
+          label: AUTHORIZER_METRICS.invalidKey,
+        }),
       ]),
       new cloudwatch.SingleValueWidget({
         title: 'Quota exceeded and rate limited (dashboard range)',
-        metrics: [...perPlan('QuotaExceeded'), ...perPlan('RateLimited')],
+        metrics: [...perPlan(AUTHORIZER_METRICS.quotaExceeded), ...perPlan(AUTHORIZER_METRICS.rateLimited)],
         setPeriodToTimeRange: true,
         width: 8,
         height: 6,
@@ -270,17 +280,22 @@ export class Monitoring extends Construct {
       graph('DynamoDB throttles', tableThrottles),
       graph('Snapshot age (hours)', [snapshotAgeHours], {
         right: [
-          custom('CurrenciesServed', {}, 'Minimum').with({ label: 'Currencies served', period: Duration.hours(1) }),
+          custom(INGEST_METRICS.currenciesServed, {}, 'Minimum').with({
+            label: 'Currencies served',
+            period: Duration.hours(1),
+          }),
         ],
         leftAnnotations: [{ value: ALARM_THRESHOLDS.snapshotAgeHours, label: 'alarm on business days' }],
       }),
       graph(
         'Ingestion',
         [
-          custom('DaysWritten').with({ label: 'Days written' }),
-          custom('Rejections').with({ label: 'Snapshots rejected' }),
+          custom(INGEST_METRICS.daysWritten).with({ label: 'Days written' }),
+          custom(INGEST_METRICS.rejections).with({ label: 'Snapshots rejected' }),
           ...METRICS.sources.map((source) =>
-            custom('SourceFailures', { source }).with({ label: `${source} failures` }),
+            custom(INGEST_METRICS.sourceFailures, { [METRIC_DIMENSIONS.source]: source }).with({
+              label: `${source} failures`,
+            }),
           ),
         ],
         { right: [dlqDepth] },

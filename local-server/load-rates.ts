@@ -4,7 +4,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Clock, formatTimestamp, systemClock } from '../lambdas/core/domain/dates';
-import type { SourceId } from '../lambdas/core/domain/rates';
+import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
 import { fetchersFor, type SourceUrls, sourceUrlsFromEnv } from '../lambdas/core/ingest/fetchers';
 import {
   type IngestLog,
@@ -85,7 +85,7 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
   }
   if (options.live) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_LOCAL_LIVE_TIMEOUT_MS;
-    const fetchers = fetchersFor(options.sources ?? ['ecb', 'currency-api'], {
+    const fetchers = fetchersFor(options.sources ?? SOURCE_IDS, {
       urls: options.urls ?? sourceUrlsFromEnv(),
       timeoutMs,
       mode: 'scheduled',

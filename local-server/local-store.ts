@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { createDocumentClient } from '../lambdas/core/store/clients';
 import { createTable } from '../lambdas/core/store/create-tables';
 import type { TableDefinition } from '../lambdas/core/store/tables';
+import { DATA_DIR_ENV, DEFAULT_DATA_DIR } from './data-dir';
 import { type RunningDynalite, startDynalite } from './dynalite-server';
 
 /** Files the local server keeps in its data directory. */
@@ -18,7 +19,7 @@ export function localTableNames(): { rates: string; accounts: string } {
 }
 
 export function localDataDir(): string {
-  return resolve(process.env.FXRATES_DATA_DIR ?? '.data');
+  return resolve(process.env[DATA_DIR_ENV] ?? DEFAULT_DATA_DIR);
 }
 
 const EndpointFileSchema = z.object({ endpoint: z.url({ protocol: /^https?$/ }) });

@@ -7,6 +7,7 @@
  * output format is the same, and so are the environment variables it reads (POWERTOOLS_SERVICE_NAME,
  * POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_METRICS_DISABLED).
  */
+import { METRIC_DIMENSIONS, METRIC_NAMESPACE, SERVICE_NAME } from './metric-names';
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
 const RANK: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40, SILENT: 100 };
 
@@ -30,7 +31,7 @@ export class Logger {
   private readonly write: Write;
 
   constructor(options: { serviceName?: string; logLevel?: LogLevel; write?: Write } = {}) {
-    this.serviceName = options.serviceName ?? process.env.POWERTOOLS_SERVICE_NAME ?? 'fxrates';
+    this.serviceName = options.serviceName ?? process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME;
     this.level = options.logLevel;
     this.write = options.write ?? stdout;
   }
@@ -93,8 +94,8 @@ export class Metrics {
   private readonly values = new Map<string, { unit: MetricUnit; value: number }>();
 
   constructor(private readonly options: MetricsOptions = {}) {
-    this.namespace = options.namespace ?? process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'fxrates';
-    this.serviceName = options.serviceName ?? process.env.POWERTOOLS_SERVICE_NAME ?? 'fxrates';
+    this.namespace = options.namespace ?? process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRIC_NAMESPACE;
+    this.serviceName = options.serviceName ?? process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME;
     this.write = options.write ?? stdout;
   }
 
@@ -117,7 +118,10 @@ export class Metrics {
   publishStoredMetrics(at: number = Date.now()): void {
     const disabled = this.options.disabled ?? process.env.POWERTOOLS_METRICS_DISABLED === 'true';
     if (this.values.size > 0 && !disabled) {
-      const dimensions: Record<string, string> = { service: this.serviceName, ...Object.fromEntries(this.dimensions) };
+      const dimensions: Record<string, string> = {
+        [METRIC_DIMENSIONS.service]: this.serviceName,
+        ...Object.fromEntries(this.dimensions),
+      };
       const line: Record<string, unknown> = {
         _aws: {
           Timestamp: at,

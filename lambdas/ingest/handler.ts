@@ -6,9 +6,11 @@
 
 import * as z from 'zod/mini';
 import { type Clock, systemClock } from '../core/domain/dates';
+import { SOURCE_IDS } from '../core/domain/rates';
 import { optionalEnv, requireEnv } from '../core/env';
-import { fetchersFor, type IngestMode, parseSourceList, SOURCE_IDS, sourceUrlsFromEnv } from '../core/ingest/fetchers';
+import { fetchersFor, INGEST_ENV, type IngestMode, parseSourceList, sourceUrlsFromEnv } from '../core/ingest/fetchers';
 import { type IngestLog, type IngestResult, runIngestion } from '../core/ingest/ingest';
+import { INGEST_METRICS, METRIC_DIMENSIONS, METRIC_NAMESPACE, SERVICE_NAME } from '../core/metric-names';
 import { Logger, Metrics, MetricUnit } from '../core/observability';
 import { documentClient } from '../core/store/clients';
 import { RatesStore } from '../core/store/rates-store';
@@ -37,19 +39,19 @@ export function publishIngestMetrics(metrics: Metrics, result: IngestResult, now
   for (const source of Object.keys(result.sources)) {
     metrics
       .singleMetric()
-      .addDimension('source', source)
+      .addDimension(METRIC_DIMENSIONS.source, source)
       .addMetric(
-        'SourceFailures',
+        INGEST_METRICS.sourceFailures,
         MetricUnit.Count,
         result.sources[source as keyof IngestResult['sources']]?.status === 'failed' ? 1 : 0,
       );
   }
-  metrics.addMetric('DaysWritten', MetricUnit.Count, result.daysWritten);
-  metrics.addMetric('Rejections', MetricUnit.Count, result.rejections.length);
+  metrics.addMetric(INGEST_METRICS.daysWritten, MetricUnit.Count, result.daysWritten);
+  metrics.addMetric(INGEST_METRICS.rejections, MetricUnit.Count, result.rejections.length);
   if (result.latest) {
     const ageSeconds = Math.max(0, Math.round((now.getTime() - Date.parse(result.latest.publishedAt)) / 1000));
-    metrics.addMetric('SnapshotAgeSeconds', MetricUnit.Seconds, ageSeconds);
-    metrics.addMetric('CurrenciesServed', MetricUnit.Count, result.latest.currencies);
+    metrics.addMetric(INGEST_METRICS.snapshotAgeSeconds, MetricUnit.Seconds, ageSeconds);
+    metrics.addMetric(INGEST_METRICS.currenciesServed, MetricUnit.Count, result.latest.currencies);
   }
   metrics.publishStoredMetrics();
 }
@@ -62,7 +64,7 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
   };
   return async (event: unknown): Promise<IngestResult> => {
     const mode = ingestMode(event);
-    const sources = parseSourceList(optionalEnv('SOURCES', SOURCE_IDS.join(',')));
+    const sources = parseSourceList(optionalEnv(INGEST_ENV.sources, SOURCE_IDS.join(',')));
     const timeoutMs = Number(optionalEnv('FETCH_TIMEOUT_MS', String(DEFAULT_FETCH_TIMEOUT_MS)));
     if (!(timeoutMs > 0)) throw new Error('FETCH_TIMEOUT_MS must be a positive number of milliseconds');
     const fetchers = fetchersFor(sources, { urls: sourceUrlsFromEnv(), timeoutMs, mode });
@@ -82,6 +84,6 @@ export const handler = createIngestHandler({
     store ??= new RatesStore(documentClient(), requireEnv('RATES_TABLE_NAME'));
     return store;
   },
-  metrics: new Metrics({ namespace: 'fxrates', serviceName: 'fxrates' }),
+  metrics: new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME }),
   logger: new Logger({ serviceName: 'fxrates' }),
 });

@@ -1,11 +1,12 @@
 import { PLANS } from '../domain/plans';
+import { AUTHORIZER_METRICS, METRIC_DIMENSIONS, NO_PLAN } from '../metric-names';
 import { logger, MetricUnit, metrics } from '../observability';
 import type { AuthorizerOutcome } from './authorizer';
 
 const METRIC_BY_VERDICT = {
-  admitted: 'Admitted',
-  'rate-limit-exceeded': 'RateLimited',
-  'quota-exceeded': 'QuotaExceeded',
+  admitted: AUTHORIZER_METRICS.admitted,
+  'rate-limit-exceeded': AUTHORIZER_METRICS.rateLimited,
+  'quota-exceeded': AUTHORIZER_METRICS.quotaExceeded,
 } as const;
 
 /**
@@ -19,8 +20,8 @@ export function createAuthorizerObserver(now: () => number = Date.now) {
     switch (outcome.kind) {
       case 'missing-api-key':
       case 'invalid-api-key':
-        metrics.addDimension('plan', 'none');
-        metrics.addMetric('InvalidKey', MetricUnit.Count, 1);
+        metrics.addDimension(METRIC_DIMENSIONS.plan, NO_PLAN);
+        metrics.addMetric(AUTHORIZER_METRICS.invalidKey, MetricUnit.Count, 1);
         logger.info('request refused', { reason: outcome.kind });
         break;
       case 'api-key-in-url':
@@ -32,7 +33,7 @@ export function createAuthorizerObserver(now: () => number = Date.now) {
       case 'metered': {
         const plan = PLANS[outcome.plan].name;
         const { meter } = outcome;
-        metrics.addDimension('plan', plan);
+        metrics.addDimension(METRIC_DIMENSIONS.plan, plan);
         metrics.addMetric(METRIC_BY_VERDICT[meter.verdict], MetricUnit.Count, 1);
         if (meter.verdict !== 'admitted') {
           logger.info('request refused', {

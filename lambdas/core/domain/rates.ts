@@ -5,7 +5,9 @@ export const RATE_SIGNIFICANT_DIGITS = 8;
 export const CONVERTED_DECIMAL_PLACES = 6;
 
 /** Where a day's rates came from; the ids of the source adapters. */
-export type SourceId = 'ecb' | 'currency-api';
+/** The upstream sources, in order of precedence where both quote a currency. */
+export const SOURCE_IDS = ['ecb', 'currency-api'] as const;
+export type SourceId = (typeof SOURCE_IDS)[number];
 
 /** One day (or LATEST) of rates: every currency against EUR, as stored. */
 export interface RateSnapshot {

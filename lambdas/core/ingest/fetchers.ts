@@ -4,7 +4,7 @@
  */
 
 import { addDays } from '../domain/dates';
-import type { SourceId } from '../domain/rates';
+import { SOURCE_IDS, type SourceId } from '../domain/rates';
 import { optionalEnv } from '../env';
 import {
   CURRENCY_API_DEFAULT_BASE_URL,
@@ -14,8 +14,6 @@ import {
 } from '../sources/currency-api';
 import { ECB_DEFAULT_BASE_URL, EcbSource } from '../sources/ecb';
 import type { SourceDay } from '../sources/source-day';
-
-export const SOURCE_IDS: readonly SourceId[] = ['ecb', 'currency-api'];
 
 export interface SourceFetch {
   days: SourceDay[];
@@ -40,11 +38,19 @@ export const DEFAULT_SOURCE_URLS: SourceUrls = {
   currencyApiFallbackUrl: CURRENCY_API_DEFAULT_FALLBACK_URL,
 };
 
+/** The environment variables of ingestion: the CDK stack sets them, the function and the local server read them. */
+export const INGEST_ENV = {
+  sources: 'SOURCES',
+  ecbBaseUrl: 'ECB_BASE_URL',
+  currencyApiBaseUrl: 'CURRENCY_API_BASE_URL',
+  currencyApiFallbackUrl: 'CURRENCY_API_FALLBACK_URL',
+} as const satisfies Record<string, string>;
+
 export function sourceUrlsFromEnv(): SourceUrls {
   return {
-    ecbBaseUrl: optionalEnv('ECB_BASE_URL', DEFAULT_SOURCE_URLS.ecbBaseUrl),
-    currencyApiBaseUrl: optionalEnv('CURRENCY_API_BASE_URL', DEFAULT_SOURCE_URLS.currencyApiBaseUrl),
-    currencyApiFallbackUrl: optionalEnv('CURRENCY_API_FALLBACK_URL', DEFAULT_SOURCE_URLS.currencyApiFallbackUrl),
+    ecbBaseUrl: optionalEnv(INGEST_ENV.ecbBaseUrl, DEFAULT_SOURCE_URLS.ecbBaseUrl),
+    currencyApiBaseUrl: optionalEnv(INGEST_ENV.currencyApiBaseUrl, DEFAULT_SOURCE_URLS.currencyApiBaseUrl),
+    currencyApiFallbackUrl: optionalEnv(INGEST_ENV.currencyApiFallbackUrl, DEFAULT_SOURCE_URLS.currencyApiFallbackUrl),
   };
 }
 
@@ -54,7 +60,7 @@ export function parseSourceList(text: string): SourceId[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const unknown = ids.filter((id) => !SOURCE_IDS.includes(id as SourceId));
+  const unknown = ids.filter((id) => !(SOURCE_IDS as readonly string[]).includes(id));
   if (unknown.length > 0 || ids.length === 0) {
     throw new Error(`SOURCES must list ${SOURCE_IDS.join(' and/or ')}; got '${text}'`);
   }

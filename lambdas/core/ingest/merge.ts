@@ -5,11 +5,11 @@
  */
 import { isActiveCode } from '../domain/currencies';
 import { addDays } from '../domain/dates';
-import { PIVOT, type RateSnapshot, type SourceId } from '../domain/rates';
+import { PIVOT, type RateSnapshot, SOURCE_IDS, type SourceId } from '../domain/rates';
 import { isPositiveRate, type SourceDay } from '../sources/source-day';
 
 /** Highest precedence first. */
-export const SOURCE_PRECEDENCE: readonly SourceId[] = ['ecb', 'currency-api'];
+export const SOURCE_PRECEDENCE: readonly SourceId[] = SOURCE_IDS;
 /** A source whose newest day is further behind the newest day overall does not feed LATEST. */
 export const LATEST_MAX_LAG_DAYS = 4;
 

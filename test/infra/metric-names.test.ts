@@ -1,0 +1,128 @@
+/**
+ * The metrics the functions emit and the metrics the dashboard and alarms read must be the same set: a metric
+ * emitted but read nowhere is paid for and unseen; one read but never emitted blanks a graph or silences an alarm.
+ * The emitted side is what the real emitters write as EMF; the read side is the synthesized CloudFormation.
+ */
+import { createAuthorizerObserver } from '../../lambdas/core/auth/observe';
+import { PLAN_IDS } from '../../lambdas/core/domain/plans';
+import { METER_VERDICTS } from '../../lambdas/core/domain/quota';
+import { SOURCE_IDS } from '../../lambdas/core/domain/rates';
+import type { IngestResult } from '../../lambdas/core/ingest/ingest';
+import { METRIC_NAMESPACE } from '../../lambdas/core/metric-names';
+import { Metrics } from '../../lambdas/core/observability';
+import { publishIngestMetrics } from '../../lambdas/ingest/handler';
+import { renderJoin, resourcesOf, SKIP_BUNDLING, type Synthesized, synthesize } from './synth';
+
+/** `Name{dim=value,...}` with the dimensions sorted, for one metric of our namespace. */
+const metricKey = (name: string, dimensions: Record<string, string>) =>
+  `${name}{${Object.entries(dimensions)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',')}}`;
+
+function keysOfEmfLines(lines: string[]): string[] {
+  return lines.flatMap((line) => {
+    const record = JSON.parse(line) as Record<string, unknown> & {
+      _aws: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+    };
+    return record._aws.CloudWatchMetrics.flatMap((directive) =>
+      directive.Namespace !== METRIC_NAMESPACE
+        ? []
+        : directive.Metrics.flatMap((metric) =>
+            directive.Dimensions.map((set) =>
+              metricKey(metric.Name, Object.fromEntries(set.map((d) => [d, String(record[d])]))),
+            ),
+          ),
+    );
+  });
+}
+
+/** Every metric the authorizer's observer and the ingestion handler write, over every outcome they can report. */
+function emitted(): Set<string> {
+  const lines: string[] = [];
+  const previous = process.env.POWERTOOLS_METRICS_DISABLED;
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+  const log = jest.spyOn(console, 'log').mockImplementation((line: string) => {
+    if (typeof line === 'string' && line.includes('"_aws"')) lines.push(line);
+  });
+  try {
+    const observe = createAuthorizerObserver(() => 0);
+    observe({ kind: 'missing-api-key' });
+    observe({ kind: 'invalid-api-key' });
+    observe({ kind: 'api-key-in-url' });
+    for (const plan of PLAN_IDS) {
+      observe({ kind: 'account-inactive', accountId: `a-${plan}`, plan });
+      for (const verdict of METER_VERDICTS) {
+        const meter = { verdict, plan, minuteLimit: 1, minuteUsed: 1, monthLimit: 1, monthUsed: 1, at: 0 };
+        observe({ kind: 'metered', accountId: `a-${plan}`, plan, meter });
+      }
+    }
+  } finally {
+    log.mockRestore();
+    process.env.POWERTOOLS_METRICS_DISABLED = previous;
+  }
+  const result: IngestResult = {
+    status: 'partial',
+    daysWritten: 1,
+    daysUnchanged: 0,
+    latestWritten: true,
+    itemsWritten: 2,
+    rejections: [],
+    sources: Object.fromEntries(
+      SOURCE_IDS.map((source, i) => [source, { status: i === 0 ? 'ok' : 'failed', days: 1 - i }]),
+    ),
+    latest: { date: '2026-11-20', publishedAt: '2026-11-20T15:00:00Z', currencies: 150 },
+    durationMs: 1,
+  };
+  const metrics = new Metrics({ write: (line) => lines.push(line), disabled: false });
+  publishIngestMetrics(metrics, result, new Date('2026-11-21T00:00:00Z'));
+  return new Set(keysOfEmfLines(lines));
+}
+
+/** Every metric of our namespace that the dashboard's widgets and the alarms of the service stack read. */
+function read(s: Synthesized): Set<string> {
+  const keys: string[] = [];
+  for (const dashboard of Object.values(resourcesOf(s.service, 'AWS::CloudWatch::Dashboard'))) {
+    const body = JSON.parse(renderJoin(dashboard.Properties?.DashboardBody)) as {
+      widgets: { properties: { metrics?: unknown[][] } }[];
+    };
+    for (const widget of body.widgets) {
+      for (const row of widget.properties.metrics ?? []) {
+        const parts = row.filter((part): part is string => typeof part === 'string');
+        if (parts[0] !== METRIC_NAMESPACE || parts[1] === undefined) continue;
+        const dimensions: Record<string, string> = {};
+        for (let i = 2; i + 1 < parts.length; i += 2) dimensions[parts[i] as string] = parts[i + 1] as string;
+        keys.push(metricKey(parts[1], dimensions));
+      }
+    }
+  }
+  type Dimension = { Name: string; Value: string };
+  type MetricRef = { MetricName?: string; Namespace?: string; Dimensions?: Dimension[] };
+  const addRef = (ref: MetricRef | undefined) => {
+    if (ref?.Namespace !== METRIC_NAMESPACE || !ref.MetricName) return;
+    keys.push(metricKey(ref.MetricName, Object.fromEntries((ref.Dimensions ?? []).map((d) => [d.Name, d.Value]))));
+  };
+  for (const alarm of Object.values(resourcesOf(s.service, 'AWS::CloudWatch::Alarm'))) {
+    const props = alarm.Properties as MetricRef & { Metrics?: { MetricStat?: { Metric?: MetricRef } }[] };
+    addRef(props);
+    for (const query of props.Metrics ?? []) addRef(query.MetricStat?.Metric);
+  }
+  return new Set(keys);
+}
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize(SKIP_BUNDLING);
+});
+afterAll(() => s?.dispose());
+
+describe('metric names', () => {
+  it('reads on the dashboard and in the alarms exactly the metrics the functions emit', () => {
+    const out = emitted();
+    const inn = read(s);
+    // Both sides are non-trivial, so an emitter or a parser that found nothing cannot pass by accident.
+    expect(out.size).toBeGreaterThanOrEqual(PLAN_IDS.length * METER_VERDICTS.length + 1 + SOURCE_IDS.length + 4);
+    expect([...out].filter((key) => !inn.has(key)).sort()).toEqual([]);
+    expect([...inn].filter((key) => !out.has(key)).sort()).toEqual([]);
+  });
+});
