@@ -14,7 +14,7 @@ import { WebAcl } from './web-acl';
 /** The header the authorizer reads; API Gateway answers UNAUTHORIZED itself when it is absent. */
 export const API_KEY_HEADER = 'X-API-Key';
 
-/** The stage name is the version segment: the deployed base URL ends in `/v1/`, as the contract requires. */
+/** The stage name is the version segment: the deployed base URL ends in `/v1/`, as the API reference documents. */
 export const STAGE_NAME = API_BASE_PATH.replace(/^\//, '');
 
 /**

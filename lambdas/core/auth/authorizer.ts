@@ -10,7 +10,7 @@ import { API_KEY_HEADER, headerValue } from '../http/headers';
 import { matchRoute } from '../http/routes';
 import { RecordCache } from './record-cache';
 
-/** Query parameter names that carry a key in the URL (contract: refused with 400 even beside a valid header). */
+/** Query parameter names that carry a key in the URL (refused with 400 even beside a valid header; openapi.json: api-key-in-url). */
 export const KEY_QUERY_PARAMETERS = ['api_key', 'apikey', 'key', 'access_key', 'x-api-key'] as const;
 
 export interface KeyLookup {
@@ -75,7 +75,7 @@ function allow(methodArn: string, access: Access): APIGatewayAuthorizerResult {
 }
 
 /**
- * The REQUEST authorizer's decision, in the contract's order: missing header, key in URL, key validity, account
+ * The REQUEST authorizer's decision, in the documented order of checks: missing header, key in URL, key validity, account
  * status, limits. Unknown and malformed keys are a Deny (rendered 401 by the gateway); every other verdict is an
  * Allow whose context the endpoint's first middleware renders, since a Deny cannot carry a status or headers.
  */

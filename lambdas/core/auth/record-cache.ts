@@ -1,6 +1,6 @@
 /**
  * A small time-bounded cache for key and account records: a revoked key or a suspended account is seen within
- * `ttlMs` (the contract allows 60 s). Absent records are cached too, so a stream of unknown keys costs one read
+ * `ttlMs` (the API reference allows 60 s). Absent records are cached too, so a stream of unknown keys costs one read
  * per key per TTL. The oldest entries go first when the cache is full.
  */
 export class RecordCache<T> {

@@ -1,4 +1,4 @@
-/** The plan table of the API contract. Account records may override the limits per account. */
+/** The plan table of the API (README, openapi.json). Account records may override the limits per account. */
 export type PlanId = 'free' | 'pro' | 'business';
 
 export interface PlanLimits {

@@ -1,5 +1,5 @@
 /**
- * Quota and rate-limit arithmetic of the API contract: effective limits, the UTC minute and month windows, the
+ * Quota and rate-limit arithmetic of the API (README, openapi.json): effective limits, the UTC minute and month windows, the
  * quota report and the outcome of one admission (`MeterState`), which lambdas/core/http renders into headers.
  * Pure: every function takes the instant it is about; the usage store and the authorizer supply the clock.
  */

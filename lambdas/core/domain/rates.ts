@@ -38,7 +38,7 @@ export function sameSnapshot(a: RateSnapshot | undefined, b: RateSnapshot | unde
   );
 }
 
-/** Rounds to the contract's 8 significant digits, half-even, and returns a JSON-safe number. */
+/** Rounds to the documented 8 significant digits, half-even, and returns a JSON-safe number. */
 export function roundRate(value: Decimal): number {
   return Number(toPlain(roundToSignificant(value, RATE_SIGNIFICANT_DIGITS)));
 }

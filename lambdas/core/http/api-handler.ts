@@ -22,7 +22,7 @@ export function apiHandler(routeId: RouteId, endpoint: Endpoint) {
 }
 
 /**
- * The query parameters an endpoint reads, as single values. One of them given twice is refused (contract: 400
+ * The query parameters an endpoint reads, as single values. One of them given twice is refused (400
  * invalid-parameter); parameters the endpoint does not read are ignored, repeated or not.
  */
 export function singleQuery(event: APIGatewayProxyEvent, known: readonly string[]): Record<string, string> {

@@ -47,7 +47,7 @@ function policies(state: MeterState): [Policy, Policy] {
 }
 
 /**
- * The six rate-limit headers of the contract. `RateLimit` names the policy with the fewest remaining requests;
+ * The six rate-limit headers of the API reference. `RateLimit` names the policy with the fewest remaining requests;
  * on a tie it names the month, because when both run out together only the month's reset restores service.
  */
 export function rateLimitHeaders(state: MeterState): Record<string, string> {
@@ -63,7 +63,7 @@ export function rateLimitHeaders(state: MeterState): Record<string, string> {
   };
 }
 
-/** The contract's rate-limit headers, on every response to a valid key that went through metering. */
+/** The documented rate-limit headers, on every response to a valid key that went through metering. */
 export function meteringHeaders(access: Access): Record<string, string> {
   return access.meter ? rateLimitHeaders(access.meter) : {};
 }

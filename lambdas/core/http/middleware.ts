@@ -26,7 +26,7 @@ function readAccess(event: APIGatewayProxyEvent): Access | undefined {
 
 /**
  * First `before`: renders the authorizer's refusals (400 key in URL, 403 inactive, 429 limits) before any input
- * is looked at, per the contract's order of checks. A request that reached a function without a verdict is a
+ * is looked at, in the documented order of checks. A request that reached a function without a verdict is a
  * wiring fault, so it fails closed.
  */
 export function admission(): Middleware {
@@ -41,7 +41,7 @@ export function admission(): Middleware {
   };
 }
 
-/** Converts any error into the contract's envelope; unexpected ones become 500 internal-error and are logged. */
+/** Converts any error into the error envelope of the API reference; unexpected ones become 500 internal-error and are logged. */
 export function errorEnvelope(): Middleware {
   return {
     onError: (request) => {
