@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   const { startLocalService } = await import('../local-server/service');
   const { loadRatesForLocal } = await import('../local-server/load-rates');
   const { localDataDir, runningEndpoint } = await import('../local-server/local-store');
+  const { DOCS_PATH, OPENAPI_PATH } = await import('../local-server/gateway');
 
   const dataDir = localDataDir();
   const port = Number(process.env.PORT ?? 3000);
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
 
   const keys = service.demoKeys;
   console.log(`fxrates is listening on ${service.url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`  docs:  ${new URL(DOCS_PATH, service.url)} (OpenAPI: ${new URL(OPENAPI_PATH, service.url)})`);
   console.log(`  rates: ${service.ratesSource}`);
   console.log(`  data:  ${dataDir} (embedded DynamoDB at ${service.dynamoEndpoint})`);
   if (keys) {

@@ -8,6 +8,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
+import { buildSite, OPENAPI_FILE, REFERENCE_PAGE_FILE } from '../api-docs/site';
 import {
   DENY_CONTEXT_CODE,
   DENY_CONTEXT_MESSAGE,
@@ -134,6 +135,43 @@ function headerValue(headers: Record<string, string>, name: string): string | un
   return undefined;
 }
 
+interface DocumentationPage {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Where the reference is served: outside the versioned API, without a key. `/docs` redirects to `/docs/`. */
+export const OPENAPI_PATH = `/${OPENAPI_FILE}`;
+export const DOCS_PATH = '/docs/';
+
+/**
+ * The OpenAPI document and the reference page, built once from the code (api-docs/): the local server's own
+ * addition, which API Gateway does not serve. The page has no scripts and loads nothing.
+ */
+function documentationPages(): ReadonlyMap<string, DocumentationPage> {
+  const site = buildSite();
+  const common = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
+  return new Map([
+    [
+      OPENAPI_PATH,
+      { headers: { ...common, 'Content-Type': 'application/json; charset=utf-8' }, body: site[OPENAPI_FILE] },
+    ],
+    [
+      DOCS_PATH,
+      {
+        headers: {
+          ...common,
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Security-Policy':
+            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+        },
+        body: site[REFERENCE_PAGE_FILE],
+      },
+    ],
+    [DOCS_PATH.slice(0, -1), { headers: { ...common, Location: DOCS_PATH }, body: '' }],
+  ]);
+}
+
 /**
  * A stand-in for API Gateway (REST) in front of the same handlers: route table matching, the REQUEST authorizer
  * with its identity source, policy evaluation, string context, Lambda proxy events, and gateway responses rendered
@@ -146,6 +184,7 @@ export function createLocalGateway(options: LocalGatewayOptions) {
   const accountId = options.accountId ?? '000000000000';
   const apiId = options.apiId ?? 'local';
   const region = options.region ?? 'local';
+  const documentation = documentationPages();
 
   function renderGateway(
     type: GatewayResponseType,
@@ -175,6 +214,11 @@ export function createLocalGateway(options: LocalGatewayOptions) {
       return renderGateway('MISSING_AUTHENTICATION_TOKEN', requestId);
     }
     const path = url.pathname;
+    const page = documentation.get(path);
+    if (page && (request.method === 'GET' || request.method === 'HEAD')) {
+      const statusCode = 'Location' in page.headers ? 301 : 200;
+      return { statusCode, headers: { ...page.headers, 'X-Request-Id': requestId }, body: page.body };
+    }
     const prefix = `/${stage}`;
     const resourcePath = path === prefix ? '/' : path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
     const match = resourcePath === undefined ? undefined : matchRoute(resourcePath);

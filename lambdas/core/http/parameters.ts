@@ -7,6 +7,7 @@ import { isActiveCode, isCatalogCode, LOCALES, type Locale } from '../domain/cur
 import { parseDay } from '../domain/dates';
 import {
   ApiError,
+  type ErrorCode,
   type ErrorParam,
   InvalidAmountError,
   InvalidDateError,
@@ -14,12 +15,32 @@ import {
   UnsupportedCurrencyError,
   UnsupportedLocaleError,
 } from '../domain/errors';
+import type { RouteId } from './routes';
 
 /** Longer values are refused before any other check: no currency, date, amount or locale is this long. */
 export const MAX_PARAMETER_LENGTH = 64;
 const AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_AMOUNT = 1_000_000_000_000;
+
+/**
+ * What the API reference says about a parameter (api-docs/ renders it into the OpenAPI document). Plain data that
+ * the readers never look at; `schema` is a JSON Schema of the raw value as a client sends it.
+ */
+export interface ParameterDoc {
+  description: string;
+  schema: {
+    type: 'string';
+    pattern?: string;
+    format?: 'date';
+    enum?: readonly string[];
+    default?: string;
+    maxLength: number;
+  };
+  example: string;
+  /** The codes a value of this parameter can be refused with; every parameter can also be `invalid-parameter`. */
+  errors: readonly ErrorCode[];
+}
 
 /** Where a parameter is read from, how (`read` throws the contract's error) and its value when not given. */
 interface Parameter<T> {
@@ -116,10 +137,13 @@ const currency = (
   options: { allowWithdrawn?: boolean } = {},
 ): Parameter<string> => ({ in: place, read: (raw) => readCurrencyCode(raw, param, options) });
 
-const LOCALE: Parameter<Locale> = { in: 'query', read: readLocale, absent: () => 'en' };
+const DEFAULT_BASE = 'EUR';
+const DEFAULT_LOCALE: Locale = 'en';
+
+const LOCALE: Parameter<Locale> = { in: 'query', read: readLocale, absent: () => DEFAULT_LOCALE };
 
 // Built once, not per request; history's date depends on the day and is built per request.
-const LATEST = { base: { ...currency('base', 'query'), absent: () => 'EUR' } };
+const LATEST = { base: { ...currency('base', 'query'), absent: () => DEFAULT_BASE } };
 const PAIR = {
   from: currency('from', 'path'),
   to: currency('to', 'path'),
@@ -160,3 +184,94 @@ export function readHistoryPath(path: unknown, today: string): { from: string; t
     { path },
   );
 }
+
+// --- the API reference ----------------------------------------------------------------------------------------
+// What api-docs/ renders into the OpenAPI document, beside the specs it describes. Plain data that no reader
+// reaches, made by one pure-annotated call: a function's bundle leaves all of it out.
+
+/** A parameter as the API reference sees it: where it is read, whether it has a value when absent, its doc. */
+export interface DocumentedParameter {
+  in: Parameter<unknown>['in'];
+  absent?: () => unknown;
+  doc: ParameterDoc;
+}
+
+/** Joins each spec of a route, in reading order, to its doc; the type makes every spec have one. */
+function documented<P extends Record<string, Pick<Parameter<unknown>, 'in' | 'absent'>>>(
+  specs: P,
+  docs: { readonly [K in keyof P]: ParameterDoc },
+): Readonly<Record<string, DocumentedParameter>> {
+  const byName: Readonly<Record<string, ParameterDoc>> = docs;
+  return Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [
+      name,
+      { in: spec.in, absent: spec.absent, doc: byName[name] as ParameterDoc },
+    ]),
+  );
+}
+
+function routeParameters(): Readonly<Record<RouteId, Readonly<Record<string, DocumentedParameter>>>> {
+  const codeRule = 'ISO 4217 code, case-insensitive (upper-cased before use).';
+  const withdrawnRule = 'Withdrawn codes (e.g. `CYP`, `HRK`) are accepted for the days they have data.';
+  const currencyDoc = (description: string, example: string, fallback?: string): ParameterDoc => ({
+    description: `${description} ${codeRule}`,
+    schema: {
+      type: 'string',
+      pattern: '^[A-Za-z]{3}$',
+      maxLength: MAX_PARAMETER_LENGTH,
+      ...(fallback === undefined ? {} : { default: fallback }),
+    },
+    example,
+    errors: ['unsupported-currency'],
+  });
+  const locale: ParameterDoc = {
+    description: 'Language of the currency names, case-sensitive.',
+    schema: { type: 'string', enum: LOCALES, default: DEFAULT_LOCALE, maxLength: MAX_PARAMETER_LENGTH },
+    example: 'de',
+    errors: ['unsupported-locale'],
+  };
+  return {
+    latest: documented(LATEST, {
+      base: currencyDoc('The currency every rate is quoted against.', 'USD', DEFAULT_BASE),
+    }),
+    pair: documented(PAIR, {
+      from: currencyDoc('The currency converted from.', 'USD'),
+      to: currencyDoc('The currency converted to.', 'JPY'),
+      amount: {
+        description:
+          'An amount of `from` to convert: a plain decimal (digits, optionally `.` and fraction digits; no sign, ' +
+          'exponent, separators or spaces), greater than 0 and less than 1000000000000.',
+        schema: { type: 'string', pattern: AMOUNT_PATTERN.source, maxLength: MAX_PARAMETER_LENGTH },
+        example: '250',
+        errors: ['invalid-amount'],
+      },
+    }),
+    // The date's reader is built per request; here it is described by where it is read.
+    history: documented(
+      { ...HISTORY_CODES, date: { in: 'path' } },
+      {
+        from: currencyDoc(`The base currency. ${withdrawnRule}`, 'USD'),
+        to: currencyDoc(`The target currency. ${withdrawnRule}`, 'CHF'),
+        date: {
+          description: 'The day, `YYYY-MM-DD`: a real calendar day, not after today (UTC).',
+          schema: { type: 'string', format: 'date', pattern: DAY_PATTERN.source, maxLength: MAX_PARAMETER_LENGTH },
+          example: '2026-04-13',
+          errors: ['invalid-date'],
+        },
+      },
+    ),
+    currencies: documented(CURRENCIES, { locale }),
+    enriched: documented(ENRICHED, {
+      from: currencyDoc("The currency of the pair's base.", 'EUR'),
+      to: currencyDoc("The currency of the pair's target.", 'GBP'),
+      locale,
+    }),
+    quota: {},
+  };
+}
+
+/**
+ * Every route's parameters, in reading order, for the API reference (api-docs/): the readers' own specs (where
+ * each is read, its value when absent) with their docs. Only the reference reads it.
+ */
+export const ROUTE_PARAMETERS = /* @__PURE__ */ routeParameters();

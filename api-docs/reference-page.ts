@@ -1,0 +1,378 @@
+/**
+ * The API reference as one self-contained HTML page (inline CSS, no scripts, no external requests), rendered
+ * from the OpenAPI document alone: whatever the page says, the document says.
+ */
+import type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './openapi';
+import type { JsonSchema } from './schemas';
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** Inline Markdown of the document's descriptions: `code` and **strong**, on escaped text. */
+function inline(text: string): string {
+  return escapeHtml(text)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+}
+
+/** The Markdown the descriptions use: paragraphs and `- ` lists. */
+function markdown(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((block) => {
+      const lines = block.split('\n');
+      if (lines.every((line) => line.startsWith('- '))) {
+        return `<ul>${lines.map((line) => `<li>${inline(line.slice(2))}</li>`).join('')}</ul>`;
+      }
+      const items = lines.findIndex((line) => line.startsWith('- '));
+      if (items > 0 && lines.slice(items).every((line) => line.startsWith('- '))) {
+        return `<p>${inline(lines.slice(0, items).join(' '))}</p>${markdown(lines.slice(items).join('\n'))}`;
+      }
+      return `<p>${inline(block.replace(/\n/g, ' '))}</p>`;
+    })
+    .join('\n');
+}
+
+const slug = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+interface Operation {
+  method: string;
+  path: string;
+  operation: OperationObject;
+}
+
+function operationsOf(doc: OpenApiDocument): Operation[] {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
+  );
+}
+
+/** Follows a local `$ref` into the document's components. */
+function resolve<T>(doc: OpenApiDocument, value: T | { $ref: string }): T {
+  if (value && typeof value === 'object' && '$ref' in value && typeof value.$ref === 'string') {
+    const target = value.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], doc);
+    return resolve(doc, target as T);
+  }
+  return value as T;
+}
+
+/** A schema with its `$ref` followed, the referring schema's own keywords (description, examples) on top. */
+function expand(doc: OpenApiDocument, schema: JsonSchema): JsonSchema {
+  if (typeof schema.$ref !== 'string') return schema;
+  const { $ref, ...own } = schema;
+  return { ...expand(doc, resolve<JsonSchema>(doc, { $ref })), ...own };
+}
+
+/** A short, readable type of a schema: `string`, `integer ≥ 0`, `map: code → number`, `one of en, de`. */
+function typeOf(doc: OpenApiDocument, raw: JsonSchema): string {
+  const schema = expand(doc, raw);
+  if ('const' in schema) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return `${schema.type ?? 'string'}: ${schema.enum.join(' | ')}`;
+  const type = String(schema.type ?? 'any');
+  if (type === 'object' && schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+    return `map: code → ${typeOf(doc, schema.additionalProperties as JsonSchema)}`;
+  }
+  const notes: string[] = [];
+  if (typeof schema.format === 'string') notes.push(schema.format);
+  if (typeof schema.pattern === 'string') notes.push(`pattern ${schema.pattern}`);
+  if (typeof schema.minimum === 'number') notes.push(`≥ ${schema.minimum}`);
+  if (typeof schema.exclusiveMinimum === 'number') notes.push(`> ${schema.exclusiveMinimum}`);
+  if (typeof schema.maximum === 'number') notes.push(`≤ ${schema.maximum}`);
+  if (typeof schema.exclusiveMaximum === 'number') notes.push(`< ${schema.exclusiveMaximum}`);
+  if (typeof schema.maxLength === 'number') notes.push(`at most ${schema.maxLength} characters`);
+  return notes.length ? `${type} (${notes.join(', ')})` : type;
+}
+
+interface FieldRow {
+  path: string;
+  type: string;
+  required: boolean;
+  description: string;
+}
+
+/** The fields of a body, flattened to dotted paths: `data.quota.used`. */
+function fieldsOf(doc: OpenApiDocument, raw: JsonSchema, prefix = '', required = true): FieldRow[] {
+  const schema = expand(doc, raw);
+  const rows: FieldRow[] = [];
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (schema.type === 'object' && properties) {
+    const mandatory = new Set((schema.required as string[] | undefined) ?? []);
+    for (const [name, child] of Object.entries(properties)) {
+      const path = prefix ? `${prefix}.${name}` : name;
+      const expanded = expand(doc, child);
+      const isRequired = required && mandatory.has(name);
+      rows.push({
+        path,
+        type: expanded.properties ? 'object' : typeOf(doc, child),
+        required: isRequired,
+        description: String(expanded.description ?? ''),
+      });
+      if (expanded.properties) rows.push(...fieldsOf(doc, expanded, path, isRequired));
+    }
+  }
+  return rows;
+}
+
+function table(head: string[], rows: string[][], className = ''): string {
+  return [
+    `<table${className ? ` class="${className}"` : ''}><thead><tr>`,
+    ...head.map((h) => `<th>${h}</th>`),
+    '</tr></thead><tbody>',
+    ...rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`),
+    '</tbody></table>',
+  ].join('');
+}
+
+const yes = '<span class="req">required</span>';
+const no = '<span class="opt">optional</span>';
+
+function parametersSection(doc: OpenApiDocument, parameters: readonly ParameterObject[]): string {
+  if (parameters.length === 0) return '<p class="muted">No parameters; the key identifies the account.</p>';
+  const rows = parameters.map((p) => [
+    `<code>${escapeHtml(p.name)}</code>`,
+    escapeHtml(p.in),
+    p.required ? yes : no,
+    `<code class="type">${escapeHtml(typeOf(doc, { ...p.schema, default: undefined }))}</code>`,
+    p.schema.default === undefined
+      ? '<span class="muted">–</span>'
+      : `<code>${escapeHtml(String(p.schema.default))}</code>`,
+    markdown(p.description),
+  ]);
+  return table(['Name', 'In', 'Required', 'Schema', 'Default', 'Description'], rows, 'params');
+}
+
+function curlOf(path: string, parameters: readonly ParameterObject[]): string {
+  let url = path;
+  const query: string[] = [];
+  for (const p of parameters) {
+    if (p.example === undefined) continue;
+    if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(p.example));
+    if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(p.example)}`);
+  }
+  const target = `$BASE${url}${query.length ? `?${query.join('&')}` : ''}`;
+  return `curl -i -H "X-API-Key: $KEY" "${target}"`;
+}
+
+const isRateLimitHeader = (name: string) => /^(X-)?RateLimit/.test(name);
+
+/** A response's headers; the six rate-limit headers, always together, as one link to their explanation. */
+function headerList(headers: ResponseObject['headers']): string {
+  const names = Object.keys(headers ?? {});
+  const own = names.filter((name) => !isRateLimitHeader(name)).map((name) => `<code>${escapeHtml(name)}</code>`);
+  if (names.some(isRateLimitHeader)) own.push('<a href="#headers">rate-limit headers</a>');
+  return own.join(' ');
+}
+
+function responsesSection(responses: Record<string, ResponseObject>): string {
+  const rows = Object.entries(responses).map(([status, response]) => {
+    const codes = response['x-error-codes'] ?? [];
+    const first = response.description.split('\n')[0] ?? '';
+    const meaning = codes.length ? first.replace(/\. `error\.code` is one of:$/, '.') : response.description;
+    return [
+      `<span class="status s${status[0]}">${escapeHtml(status)}</span>`,
+      markdown(meaning),
+      codes.length
+        ? codes.map((code) => `<a class="code" href="#error-${code}">${escapeHtml(code)}</a>`).join(' ')
+        : '<span class="muted">–</span>',
+      headerList(response.headers),
+    ];
+  });
+  return table(['Status', 'Meaning', 'Error codes', 'Headers'], rows, 'responses');
+}
+
+function operationSection(doc: OpenApiDocument, { method, path, operation }: Operation): string {
+  const server = doc.servers[0]?.url ?? '';
+  const ok = operation.responses['200'];
+  const okContent = ok?.content?.['application/json'];
+  const fields = okContent ? fieldsOf(doc, okContent.schema) : [];
+  const fieldRows = fields.map((f) => [
+    `<code>${escapeHtml(f.path)}</code>`,
+    `<code class="type">${escapeHtml(f.type)}</code>`,
+    f.required ? yes : no,
+    inline(f.description),
+  ]);
+  return [
+    `<article class="operation" id="op-${slug(operation.operationId)}">`,
+    `<h3><span class="method">${method}</span> <code class="path">${escapeHtml(server + path)}</code></h3>`,
+    `<p class="summary">${inline(operation.summary)}</p>`,
+    markdown(operation.description),
+    '<h4>Parameters</h4>',
+    parametersSection(doc, operation.parameters),
+    '<h4>Example request</h4>',
+    `<pre class="shell">${escapeHtml(curlOf(path, operation.parameters))}</pre>`,
+    '<h4>Responses</h4>',
+    responsesSection(operation.responses),
+    '<h4>Response body (200)</h4>',
+    table(['Field', 'Type', 'Presence', 'Description'], fieldRows, 'fields'),
+    okContent?.example === undefined
+      ? ''
+      : `<details><summary>Example 200 body</summary><pre>${escapeHtml(JSON.stringify(okContent.example, null, 2))}</pre></details>`,
+    '</article>',
+  ].join('\n');
+}
+
+function headersSection(doc: OpenApiDocument): string {
+  const rows = Object.entries(doc.components.headers).map(([name, header]: [string, HeaderObject]) => [
+    `<code>${escapeHtml(name)}</code>`,
+    inline(header.description),
+    header.example === undefined ? '' : `<code>${escapeHtml(String(header.example))}</code>`,
+  ]);
+  return table(['Header', 'Meaning', 'Example'], rows, 'headers');
+}
+
+function errorCatalog(doc: OpenApiDocument): string {
+  const rows = doc['x-error-catalog'].map((entry) => [
+    `<span class="status s${String(entry.status)[0]}">${entry.status}</span>`,
+    `<code id="error-${entry.code}">${escapeHtml(entry.code)}</code>`,
+    inline(entry.when),
+    `<span class="muted">${escapeHtml(entry.message)}</span>`,
+  ]);
+  return table(['Status', 'Code', 'When', 'Default message'], rows, 'catalog');
+}
+
+const STYLE = `
+:root { --ink: #1d2330; --muted: #5d6677; --line: #dde2ea; --soft: #f5f7fa; --accent: #0b6bcb; --code: #eef2f7; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  color: var(--ink); background: #fff; }
+a { color: var(--accent); text-decoration: none; }
+a:hover { text-decoration: underline; }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
+code { background: var(--code); padding: 1px 5px; border-radius: 4px; white-space: nowrap; }
+pre { background: #17202e; color: #e6edf6; padding: 12px 14px; border-radius: 6px; overflow-x: auto; margin: 8px 0 16px; }
+pre code { background: none; padding: 0; }
+header.top { padding: 22px 32px; border-bottom: 1px solid var(--line); background: var(--soft); }
+header.top h1 { margin: 0; font-size: 24px; }
+header.top .version { font-size: 13px; font-weight: 500; color: var(--muted); margin-left: 8px; }
+header.top p { margin: 4px 0 0; color: var(--muted); }
+.layout { display: grid; grid-template-columns: 290px minmax(0, 1fr); }
+nav { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; padding: 20px 16px 20px 28px;
+  border-right: 1px solid var(--line); font-size: 14px; }
+nav h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 18px 0 6px; }
+nav h2:first-child { margin-top: 0; }
+nav ul { list-style: none; margin: 0; padding: 0; }
+nav li { margin: 4px 0; }
+nav li a { display: flex; align-items: baseline; }
+nav .m { flex: none; width: 32px; font-size: 10px; font-weight: 700; color: #1a7f37; }
+nav .p { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 12px;
+  overflow-wrap: anywhere; }
+main { padding: 8px 40px 60px; max-width: 1100px; }
+section { padding-top: 12px; }
+h2 { font-size: 21px; margin: 28px 0 10px; padding-bottom: 6px; border-bottom: 1px solid var(--line); }
+h3 { font-size: 17px; margin: 0 0 4px; display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
+h4 { font-size: 13px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 18px 0 6px; }
+.operation { border: 1px solid var(--line); border-radius: 8px; padding: 18px 22px 8px; margin: 18px 0 26px; }
+.operation .summary { font-size: 16px; margin: 2px 0 8px; }
+.method { background: #1a7f37; color: #fff; font-size: 12px; font-weight: 700; padding: 3px 8px; border-radius: 4px; }
+code.path { font-size: 15px; background: none; padding: 0; }
+table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 14px; }
+th, td { text-align: left; vertical-align: top; padding: 7px 10px; border-bottom: 1px solid var(--line); }
+th { background: var(--soft); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+td p { margin: 0 0 4px; }
+td ul { margin: 0; padding-left: 18px; }
+code.type { background: none; padding: 0; color: #6a3fb5; white-space: normal; word-break: break-word; }
+.req { color: #b42318; font-size: 12px; font-weight: 600; }
+.opt { color: var(--muted); font-size: 12px; }
+.muted { color: var(--muted); }
+.status { display: inline-block; min-width: 38px; text-align: center; font-weight: 700; font-size: 12px;
+  padding: 1px 6px; border-radius: 4px; margin: 1px 2px 1px 0; }
+.s2 { background: #dafbe1; color: #116329; }
+.s3 { background: #ddf4ff; color: #0550ae; }
+.s4 { background: #fff1e5; color: #953800; }
+.s5 { background: #ffebe9; color: #a40e26; }
+a.code { display: inline-block; white-space: nowrap; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px;
+  background: var(--code); padding: 1px 6px; border-radius: 4px; margin: 1px 2px; color: var(--ink); }
+table.responses td:nth-child(4) code { font-size: 11px; margin: 1px 0; display: inline-block; }
+table.responses td:first-child, table.catalog td:first-child, table.catalog td:nth-child(2),
+table.headers td:first-child, table.params td:first-child, table.fields td:first-child { white-space: nowrap; }
+details { margin: 4px 0 14px; }
+summary { cursor: pointer; color: var(--accent); font-size: 14px; }
+`;
+
+/** The reference page of a document. `specHref` is where the page links the JSON document. */
+export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi.json'): string {
+  const operations = operationsOf(doc);
+  const scheme = Object.values(doc.components.securitySchemes)[0] ?? {};
+  const server = doc.servers[0];
+  const byTag = new Map<string, Operation[]>();
+  for (const op of operations) {
+    const tag = op.operation.tags[0] ?? 'Other';
+    byTag.set(tag, [...(byTag.get(tag) ?? []), op]);
+  }
+  const nav = [
+    '<h2>Guide</h2><ul>',
+    '<li><a href="#overview">Overview</a></li>',
+    '<li><a href="#authentication">Authentication</a></li>',
+    '<li><a href="#headers">Rate limits and headers</a></li>',
+    '<li><a href="#errors">Errors</a></li>',
+    '</ul>',
+    ...doc.tags.flatMap((tag) => [
+      `<h2>${escapeHtml(tag.name)}</h2><ul>`,
+      ...(byTag.get(tag.name) ?? []).map(
+        (op) =>
+          `<li><a href="#op-${slug(op.operation.operationId)}"><span class="m">${op.method}</span><span class="p">${escapeHtml(op.path)}</span></a></li>`,
+      ),
+      '</ul>',
+    ]),
+    `<h2>Machine-readable</h2><ul><li><a href="${escapeHtml(specHref)}">openapi.json</a> (OpenAPI ${escapeHtml(doc.openapi)})</li></ul>`,
+  ].join('\n');
+
+  const main = [
+    '<section id="overview"><h2>Overview</h2>',
+    markdown(doc.info.description),
+    server
+      ? `<p>Base URL: <code>${escapeHtml(server.url)}</code>. ${inline(server.description)} The examples below ` +
+        'use <code>BASE</code> for it and <code>KEY</code> for a key:</p>' +
+        `<pre class="shell">BASE=http://127.0.0.1:3000${escapeHtml(server.url)}\nKEY=$(node -p 'require("./.data/demo-keys.json").pro')</pre>`
+      : '',
+    '</section>',
+    '<section id="authentication"><h2>Authentication</h2>',
+    markdown(String(scheme.description ?? '')),
+    '</section>',
+    '<section id="headers"><h2>Rate limits and headers</h2>',
+    '<p>Limits apply per account: a per-minute limit (UTC calendar minute) and a monthly quota (UTC calendar ' +
+      'month). Every response to a request that went through metering carries the rate-limit headers, 429s ' +
+      'included; a 429 adds <code>Retry-After</code>.</p>',
+    headersSection(doc),
+    '</section>',
+    ...doc.tags.flatMap((tag) => [
+      `<section id="tag-${slug(tag.name)}"><h2>${escapeHtml(tag.name)}</h2>`,
+      `<p>${inline(tag.description)}</p>`,
+      ...(byTag.get(tag.name) ?? []).map((op) => operationSection(doc, op)),
+      '</section>',
+    ]),
+    '<section id="errors"><h2>Errors</h2>',
+    '<p>Every failure has the same body, with <code>Cache-Control: no-store</code> and <code>X-Request-Id</code>. ' +
+      'Clients branch on <code>error.code</code>; <code>error.param</code> names the one input at fault, when ' +
+      'there is one.</p>',
+    `<pre>${escapeHtml(JSON.stringify({ success: false, error: { code: 'unsupported-currency', message: "Currency 'XYZ' is not supported.", param: 'to' } }, null, 2))}</pre>`,
+    errorCatalog(doc),
+    '</section>',
+  ].join('\n');
+
+  const title = `${doc.info.title} reference`;
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    `<header class="top"><h1>${escapeHtml(doc.info.title)}<span class="version">v${escapeHtml(doc.info.version)} · OpenAPI ${escapeHtml(doc.openapi)}</span></h1>`,
+    `<p>${inline(doc.info.summary)}</p></header>`,
+    `<div class="layout"><nav>${nav}</nav><main>${main}</main></div>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
