@@ -6,6 +6,8 @@
 import { STATUS_CODES } from 'node:http';
 import { KEY_QUERY_PARAMETERS } from '../lambdas/core/auth/authorizer';
 import { ERROR_CATALOG, type ErrorCode } from '../lambdas/core/domain/errors';
+import { PLANS } from '../lambdas/core/domain/plans';
+import { effectiveLimit, quotaReport } from '../lambdas/core/domain/quota';
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import { rateLimitHeaders } from '../lambdas/core/http/metering-headers';
 import { MAX_PARAMETER_LENGTH, ROUTE_PARAMETERS } from '../lambdas/core/http/parameters';
@@ -19,6 +21,9 @@ import {
 import { version } from '../package.json';
 import { ERROR_WHEN, type RouteError, routeErrors } from './route-errors';
 import { componentSchemas, errorBodySchema, type JsonSchema, ref, successSchemaName } from './schemas';
+
+const SAMPLE_AT = Date.parse('2026-09-30T12:00:19Z');
+const SAMPLE_MONTH_USED = 900;
 
 export type OpenApiDocument = {
   openapi: '3.1.0';
@@ -126,30 +131,19 @@ const OPERATIONS: Readonly<Record<RouteId, { tag: keyof typeof TAGS; notes: stri
     notes:
       'The key identifies the account. The figures include this request. `meta.timestamp` is when the response ' +
       'was made.',
-    example: {
-      plan: 'Pro',
-      quota: {
-        base_limit: 30000,
-        effective_limit: 33000,
-        used: 900,
-        remaining: 32100,
-        overflow_allowed: true,
-        overflow_percent: 10,
-      },
-      resets_at: '2026-10-01T00:00:00Z',
-    },
+    example: quotaReport(PLANS.pro, SAMPLE_MONTH_USED, SAMPLE_AT),
   },
 };
 
-/** The contract's sample: a Pro account, 19 s into a minute of September, 900 requests into the month. */
+/** The sample: a Pro account on its plan's limits, 19 s into a minute of September, 900 requests into the month. */
 const SAMPLE_RATE_LIMITS = rateLimitHeaders({
   verdict: 'admitted',
-  plan: 'Pro',
-  minuteLimit: 60,
+  plan: PLANS.pro.name,
+  minuteLimit: PLANS.pro.perMinute,
   minuteUsed: 1,
-  monthLimit: 33000,
-  monthUsed: 900,
-  at: Date.parse('2026-09-30T12:00:19Z'),
+  monthLimit: effectiveLimit(PLANS.pro),
+  monthUsed: SAMPLE_MONTH_USED,
+  at: SAMPLE_AT,
 });
 
 const RATE_LIMIT_DESCRIPTIONS: Readonly<Record<string, string>> = {

@@ -8,30 +8,16 @@ import {
   encodeAccess,
   VERDICTS,
 } from '../../../lambdas/core/http/authorizer-context';
+import { proMeter } from '../../support/meter';
 
-const AT = Date.parse('2026-09-15T10:20:19.000Z');
 const limits: AccessLimits = { monthlyLimit: 30000, overflowAllowed: true, overflowPercent: 10, perMinute: 60 };
-
-/** A meter as the usage store builds it for a Pro account with the plan's own limits. */
-function meter(overrides: Partial<MeterState> = {}): MeterState {
-  return {
-    verdict: 'admitted',
-    plan: 'Pro',
-    minuteLimit: 60,
-    minuteUsed: 1,
-    monthLimit: 33000,
-    monthUsed: 900,
-    at: AT,
-    ...overrides,
-  };
-}
 
 const pro = (verdict: Access['verdict'], meterOverrides: Partial<MeterState> = {}): Access => ({
   verdict,
   accountId: 'acc-1',
   plan: 'pro',
   limits,
-  meter: meter(meterOverrides),
+  meter: proMeter(meterOverrides),
 });
 
 describe('encodeAccess and decodeAccess', () => {
@@ -147,45 +133,31 @@ describe('encodeAccess and decodeAccess', () => {
     expect(decodeAccess(context)).toEqual({ verdict: 'admitted', accountId: 'acc-1', limits });
   });
 
-  it('ignores malformed limits as a whole, and the meter that would follow from them', () => {
-    const good = encodeAccess(pro('account-inactive'));
-    for (const [key, value] of [
-      ['monthlyLimit', '1.5'],
-      ['monthlyLimit', 'lots'],
-      ['monthlyLimit', '-5'],
-      ['monthlyLimit', '1e3'],
-      ['perMinute', 'ten'],
-      ['perMinute', ''],
-      ['perMinute', ' '],
-      ['overflowPercent', 'NaN'],
-      ['overflowPercent', '0x10'],
-      ['overflowAllowed', 'yes'],
-      ['overflowAllowed', 'TRUE'],
-    ] as const) {
-      const access = decodeAccess({ ...good, [key]: value });
-      expect([key, value, access]).toEqual([
-        key,
-        value,
-        { verdict: 'account-inactive', accountId: 'acc-1', plan: 'pro' },
-      ]);
-    }
+  it.each([
+    ['monthlyLimit', '1.5'],
+    ['monthlyLimit', 'lots'],
+    ['monthlyLimit', '-5'],
+    ['monthlyLimit', '1e3'],
+    ['perMinute', 'ten'],
+    ['perMinute', ''],
+    ['perMinute', ' '],
+    ['overflowPercent', 'NaN'],
+    ['overflowPercent', '0x10'],
+    ['overflowAllowed', 'yes'],
+    ['overflowAllowed', 'TRUE'],
+  ])('ignores the limits as a whole, and the meter that follows from them, when %s is %j', (key, value) => {
+    const context = { ...encodeAccess(pro('account-inactive')), [key]: value };
+    expect(decodeAccess(context)).toEqual({ verdict: 'account-inactive', accountId: 'acc-1', plan: 'pro' });
   });
 
-  it('ignores malformed metering as a whole', () => {
-    const good = encodeAccess(pro('admitted'));
-    for (const [key, value] of [
-      ['minuteUsed', '-1'],
-      ['minuteUsed', '1.5'],
-      ['monthUsed', '1e3'],
-      ['meteredAt', ''],
-    ] as const) {
-      const access = decodeAccess({ ...good, [key]: value });
-      expect([key, value, access]).toEqual([
-        key,
-        value,
-        { verdict: 'admitted', accountId: 'acc-1', plan: 'pro', limits },
-      ]);
-    }
+  it.each([
+    ['minuteUsed', '-1'],
+    ['minuteUsed', '1.5'],
+    ['monthUsed', '1e3'],
+    ['meteredAt', ''],
+  ])('ignores the metering as a whole when %s is %j', (key, value) => {
+    const context = { ...encodeAccess(pro('admitted')), [key]: value };
+    expect(decodeAccess(context)).toEqual({ verdict: 'admitted', accountId: 'acc-1', plan: 'pro', limits });
   });
 
   it('refuses counts that are not non-negative safe integers, in either spelling', () => {

@@ -1,21 +1,6 @@
-import type { MeterState } from '../../../lambdas/core/domain/quota';
 import type { Access, Verdict } from '../../../lambdas/core/http/authorizer-context';
 import { meteringHeaders, refusalHeaders, verdictError } from '../../../lambdas/core/http/metering-headers';
-
-const AT = Date.parse('2026-09-15T10:20:19.000Z');
-
-function meter(overrides: Partial<MeterState> = {}): MeterState {
-  return {
-    verdict: 'admitted',
-    plan: 'Pro',
-    minuteLimit: 60,
-    minuteUsed: 1,
-    monthLimit: 33000,
-    monthUsed: 900,
-    at: AT,
-    ...overrides,
-  };
-}
+import { METER_AT, proMeter } from '../../support/meter';
 
 describe('verdictError', () => {
   it('is undefined for an admitted request', () => {
@@ -37,7 +22,7 @@ describe('verdictError', () => {
 
 describe('meteringHeaders', () => {
   it('adds the six rate-limit headers when the request was metered', () => {
-    const headers = meteringHeaders({ verdict: 'admitted', meter: meter({ minuteUsed: 1, monthUsed: 900 }) });
+    const headers = meteringHeaders({ verdict: 'admitted', meter: proMeter({ minuteUsed: 1, monthUsed: 900 }) });
     expect(headers).toEqual({
       'X-RateLimit-Limit-Minute': '60',
       'X-RateLimit-Remaining-Minute': '59',
@@ -59,14 +44,17 @@ describe('refusalHeaders', () => {
   it('sends Retry-After until the minute resets on a per-minute refusal', () => {
     const access: Access = {
       verdict: 'rate-limit-exceeded',
-      meter: meter({ verdict: 'rate-limit-exceeded', minuteUsed: 60 }),
+      meter: proMeter({ verdict: 'rate-limit-exceeded', minuteUsed: 60 }),
     };
     expect(refusalHeaders(access)).toEqual({ 'Retry-After': '41' });
   });
 
   it('sends Retry-After until the month resets on a quota refusal', () => {
-    const access: Access = { verdict: 'quota-exceeded', meter: meter({ verdict: 'quota-exceeded', monthUsed: 33000 }) };
-    const seconds = (Date.parse('2026-10-01T00:00:00Z') - AT) / 1000;
+    const access: Access = {
+      verdict: 'quota-exceeded',
+      meter: proMeter({ verdict: 'quota-exceeded', monthUsed: 33000 }),
+    };
+    const seconds = (Date.parse('2026-10-01T00:00:00Z') - METER_AT) / 1000;
     expect(refusalHeaders(access)).toEqual({ 'Retry-After': String(seconds) });
   });
 
@@ -74,13 +62,13 @@ describe('refusalHeaders', () => {
     const end = Date.parse('2026-09-15T10:20:59.999Z');
     const access: Access = {
       verdict: 'rate-limit-exceeded',
-      meter: meter({ verdict: 'rate-limit-exceeded', at: end }),
+      meter: proMeter({ verdict: 'rate-limit-exceeded', at: end }),
     };
     expect(Number(refusalHeaders(access)['Retry-After'])).toBeGreaterThanOrEqual(1);
   });
 
   it('sends nothing for an admitted or unmetered request', () => {
-    expect(refusalHeaders({ verdict: 'admitted', meter: meter() })).toEqual({});
+    expect(refusalHeaders({ verdict: 'admitted', meter: proMeter() })).toEqual({});
     expect(refusalHeaders({ verdict: 'account-inactive' })).toEqual({});
   });
 });

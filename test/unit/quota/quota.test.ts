@@ -15,22 +15,10 @@ import {
   secondsUntilMonthReset,
 } from '../../../lambdas/core/domain/quota';
 import { rateLimitHeaders } from '../../../lambdas/core/http/metering-headers';
+import { proMeter } from '../../support/meter';
 
 const at = (iso: string): number => Date.parse(iso);
 const DAY_SECONDS = 86_400;
-
-function state(overrides: Partial<MeterState> = {}): MeterState {
-  return {
-    verdict: 'admitted',
-    plan: 'Pro',
-    minuteLimit: 60,
-    minuteUsed: 1,
-    monthLimit: 33000,
-    monthUsed: 900,
-    at: at('2026-09-15T10:20:19.000Z'),
-    ...overrides,
-  };
-}
 
 describe('effectiveLimit', () => {
   const limits = (monthlyLimit: number, overflowPercent: number, overflowAllowed = true) => ({
@@ -195,7 +183,7 @@ describe('decideAdmission', () => {
 
 describe('rateLimitHeaders', () => {
   it('renders the headers exactly as the contract shows them', () => {
-    expect(rateLimitHeaders(state())).toEqual({
+    expect(rateLimitHeaders(proMeter())).toEqual({
       'X-RateLimit-Limit-Minute': '60',
       'X-RateLimit-Remaining-Minute': '59',
       'X-RateLimit-Limit-Month': '33000',
@@ -206,23 +194,23 @@ describe('rateLimitHeaders', () => {
   });
 
   it('names the month when it has fewer remaining, with the seconds until the 1st of next month', () => {
-    const s = state({ monthUsed: 32990, at: at('2026-09-30T23:59:00.000Z') });
+    const s = proMeter({ monthUsed: 32990, at: at('2026-09-30T23:59:00.000Z') });
     expect(rateLimitHeaders(s).RateLimit).toBe('"month";r=10;t=60');
   });
 
   it('names the month on a tie, because only its reset restores service', () => {
-    expect(rateLimitHeaders(state({ minuteUsed: 55, monthUsed: 32995 })).RateLimit).toMatch(/^"month";r=5;t=\d+$/);
-    const spent = state({ verdict: 'quota-exceeded', minuteUsed: 60, monthUsed: 33000 });
+    expect(rateLimitHeaders(proMeter({ minuteUsed: 55, monthUsed: 32995 })).RateLimit).toMatch(/^"month";r=5;t=\d+$/);
+    const spent = proMeter({ verdict: 'quota-exceeded', minuteUsed: 60, monthUsed: 33000 });
     expect(rateLimitHeaders(spent).RateLimit).toBe(`"month";r=0;t=${secondsUntilMonthReset(spent.at)}`);
   });
 
   it('uses the length of the current month as the month window, 29 days in February 2028', () => {
-    const s = state({ at: at('2028-02-29T12:00:00.000Z') });
+    const s = proMeter({ at: at('2028-02-29T12:00:00.000Z') });
     expect(rateLimitHeaders(s)['RateLimit-Policy']).toBe('"minute";q=60;w=60, "month";q=33000;w=2505600');
   });
 
   it('never shows a negative remaining', () => {
-    const headers = rateLimitHeaders(state({ minuteLimit: 10, minuteUsed: 14, monthLimit: 1500, monthUsed: 1600 }));
+    const headers = rateLimitHeaders(proMeter({ minuteLimit: 10, minuteUsed: 14, monthLimit: 1500, monthUsed: 1600 }));
     expect(headers['X-RateLimit-Remaining-Minute']).toBe('0');
     expect(headers['X-RateLimit-Remaining-Month']).toBe('0');
     expect(headers.RateLimit).toMatch(/;r=0;/);
@@ -237,7 +225,7 @@ describe('rateLimitHeaders', () => {
         fc.integer({ min: 0, max: 400_000 }),
         fc.integer({ min: at('2000-01-01T00:00:00Z'), max: at('2100-01-01T00:00:00Z') }),
         (minuteLimit, minuteUsed, monthLimit, monthUsed, t) => {
-          const h = rateLimitHeaders(state({ minuteLimit, minuteUsed, monthLimit, monthUsed, at: t }));
+          const h = rateLimitHeaders(proMeter({ minuteLimit, minuteUsed, monthLimit, monthUsed, at: t }));
           const minuteRemaining = Number(h['X-RateLimit-Remaining-Minute']);
           const monthRemaining = Number(h['X-RateLimit-Remaining-Month']);
           expect(minuteRemaining).toBe(Math.max(0, minuteLimit - minuteUsed));
@@ -254,18 +242,20 @@ describe('rateLimitHeaders', () => {
 
 describe('retryAfterSeconds', () => {
   it('is undefined for an admitted request', () => {
-    expect(retryAfterSeconds(state())).toBeUndefined();
+    expect(retryAfterSeconds(proMeter())).toBeUndefined();
   });
 
   it('waits until the minute resets for rate-limit-exceeded', () => {
-    expect(retryAfterSeconds(state({ verdict: 'rate-limit-exceeded' }))).toBe(41);
-    expect(retryAfterSeconds(state({ verdict: 'rate-limit-exceeded', at: at('2026-09-15T10:20:59.999Z') }))).toBe(1);
-    expect(retryAfterSeconds(state({ verdict: 'rate-limit-exceeded', at: at('2026-09-15T10:21:00.000Z') }))).toBe(60);
+    expect(retryAfterSeconds(proMeter({ verdict: 'rate-limit-exceeded' }))).toBe(41);
+    expect(retryAfterSeconds(proMeter({ verdict: 'rate-limit-exceeded', at: at('2026-09-15T10:20:59.999Z') }))).toBe(1);
+    expect(retryAfterSeconds(proMeter({ verdict: 'rate-limit-exceeded', at: at('2026-09-15T10:21:00.000Z') }))).toBe(
+      60,
+    );
   });
 
   it('waits until the month resets for quota-exceeded', () => {
-    expect(retryAfterSeconds(state({ verdict: 'quota-exceeded', at: at('2026-09-30T23:59:59.999Z') }))).toBe(1);
-    expect(retryAfterSeconds(state({ verdict: 'quota-exceeded', at: at('2026-09-30T00:00:00.000Z') }))).toBe(
+    expect(retryAfterSeconds(proMeter({ verdict: 'quota-exceeded', at: at('2026-09-30T23:59:59.999Z') }))).toBe(1);
+    expect(retryAfterSeconds(proMeter({ verdict: 'quota-exceeded', at: at('2026-09-30T00:00:00.000Z') }))).toBe(
       DAY_SECONDS,
     );
   });
