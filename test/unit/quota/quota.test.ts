@@ -3,7 +3,6 @@ import { PLANS, type PlanLimits, resolveLimits } from '../../../lambdas/core/dom
 import {
   decideAdmission,
   effectiveLimit,
-  type MeterState,
   minuteKey,
   minuteOfMonth,
   monthKey,
