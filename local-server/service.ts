@@ -4,7 +4,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { type Clock, systemClock } from '../lambdas/core/domain/dates';
 import type { EndpointDeps } from '../lambdas/core/endpoints/deps';
 import type { EndpointModule } from '../lambdas/core/endpoints/endpoint';
@@ -19,12 +18,14 @@ import { RatesStore } from '../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import { endpointModule, PROJECT_ROOT } from '../lib/bundling';
 import { type DemoKeys, ensureDemoAccounts } from './demo-accounts';
+import { openEmbeddedStore, type StoreRequestCounts } from './embedded-store';
 import { createLocalGateway, type ProxyHandler } from './gateway';
+import type { LocalRequestHandler } from './in-process-transport';
+import { createLocalAuthorizer } from './local-authorizer';
 import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, localTableNames, storeIsLocked } from './local-store';
-import { SharedClock } from './shared-clock';
-import type { StoreRequestCounts, StoreThreadAddress } from './store-thread';
+import type { StoreThreadAddress } from './store-thread';
 import { ThreadTransport } from './thread-transport';
-import { connectAuthorizer, type ServiceThread, startServiceThread } from './threads';
+import { startStoreThread } from './threads';
 
 export interface RatesTarget {
   store: RatesStore;
@@ -44,6 +45,8 @@ export interface LocalServiceOptions {
   demoAccounts?: boolean;
   /** TTL of the authorizer's key and account cache (the contract allows up to 60 s). */
   recordCacheTtlMs?: number;
+  /** The threads it runs on (default `DEFAULT_LAYOUT`). */
+  layout?: LocalLayout;
 }
 
 export interface LocalService {
@@ -84,25 +87,53 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 /**
- * The whole service on one machine, on three threads as on AWS it is three services: the local gateway with the
- * endpoint handlers on this thread, the REQUEST authorizer on its own, and the embedded DynamoDB-compatible store
- * on its own (also on a loopback port, so the admin CLI can reach it while this runs). The threads pass SDK
- * requests and authorizer events over message ports. On one thread a metered request was bounded by one core, of
- * which the SDK and the store took about half; spread over three, the local server serves about twice as many.
+ * How the local server spreads over threads: `store-thread` (the default) runs the embedded store on a worker and
+ * everything else on this thread; `single` runs everything on this thread. Measured by `npm run bench -- api`.
+ */
+export type LocalLayout = 'single' | 'store-thread';
+export const DEFAULT_LAYOUT: LocalLayout = 'store-thread';
+
+/** The embedded store, in this thread or on its own, as the rest of the service reaches it. */
+interface OpenedStore {
+  endpoint: string;
+  transport: LocalRequestHandler;
+  requests(reset: boolean): Promise<StoreRequestCounts>;
+  close(): Promise<void>;
+}
+
+async function openStore(onThread: boolean, path: string | undefined): Promise<OpenedStore> {
+  if (!onThread) {
+    const store = await openEmbeddedStore(path ? { path } : {});
+    return { ...store, requests: async (reset) => store.requests(reset) };
+  }
+  const thread = startStoreThread();
+  const close = async () => {
+    // The store closes its LevelDB files before its thread ends; a store that never started has none open.
+    await thread.rpc.call('close').catch(() => undefined);
+    await thread.stop();
+  };
+  try {
+    const { endpoint } = await thread.rpc.call<StoreThreadAddress>('start', path ? { path } : {});
+    const transport = new ThreadTransport(thread.rpc);
+    return { endpoint, transport, requests: (reset) => thread.rpc.call('requests', reset), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * The whole service on one machine: the local gateway with the endpoint handlers, the REQUEST authorizer, and the
+ * embedded DynamoDB-compatible store (also on a loopback port, so the admin CLI can reach it while this runs), on
+ * the threads `layout` names.
  */
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const clock = options.clock ?? systemClock;
   const host = options.host ?? '127.0.0.1';
+  const layout = options.layout ?? DEFAULT_LAYOUT;
   let server: Server | undefined;
-  let storeThread: ServiceThread | undefined;
-  let authorizerThread: ServiceThread | undefined;
+  let store: OpenedStore | undefined;
   const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
-  const stopThreads = async () => {
-    await authorizerThread?.stop();
-    // The store closes its LevelDB files before its thread ends; a store that never started has none open.
-    await storeThread?.rpc.call('close').catch(() => undefined);
-    await storeThread?.stop();
-  };
   try {
     let path: string | undefined;
     if (options.dataDir) {
@@ -110,16 +141,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       path = join(options.dataDir, EMBEDDED_STORE_DIR);
       if (await storeIsLocked(path)) throw new Error(`the local store in ${path} is held by another process`);
     }
-    storeThread = startServiceThread('store-thread');
-    // Started now so that it loads its modules while the store opens and the rates load; it is given work below.
-    authorizerThread = startServiceThread('authorizer-thread');
-    const store = await storeThread.rpc.call<StoreThreadAddress>('start', path ? { path } : {});
+    store = await openStore(layout === 'store-thread', path);
     if (endpointFile) {
       // Written whole, then renamed: a reader never sees half a file.
       writeFileSync(`${endpointFile}.tmp`, `${JSON.stringify({ endpoint: store.endpoint })}\n`);
       renameSync(`${endpointFile}.tmp`, endpointFile);
     }
-    const client = createDocumentClient(store.endpoint, new ThreadTransport(storeThread.rpc));
+    const client = createDocumentClient(store.endpoint, store.transport);
     const names = localTableNames();
     await createTable(client, RATES_TABLE, names.rates);
     await createTable(client, ACCOUNTS_TABLE, names.accounts);
@@ -139,20 +167,15 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       ]),
     ) as Record<RouteId, ProxyHandler>;
 
-    const sharedClock = options.clock ? new SharedClock(options.clock) : undefined;
-    await connectAuthorizer(authorizerThread, storeThread, {
+    const authorizer = createLocalAuthorizer(client, {
       endpoint: store.endpoint,
       accountsTable: names.accounts,
+      clock,
       ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
-      ...(sharedClock ? { clock: sharedClock.buffer } : {}),
     });
-    const authorizerRpc = authorizerThread.rpc;
     const gateway = createLocalGateway({
       handlers,
-      authorizer: (event) => {
-        sharedClock?.sync();
-        return authorizerRpc.call<APIGatewayAuthorizerResult>('authorize', event);
-      },
+      authorizer: (event) => authorizer.authorize(event),
       onError: (error, requestId) => logger.error('local gateway error', { requestId, error: error as Error }),
     });
     server = createServer((req, res) => {
@@ -162,13 +185,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     server.keepAliveTimeout = 5_000;
     const port = await listen(server, options.port ?? 3000, host);
     const running = server;
-    const storeRpc = storeThread.rpc;
+    const opened = store;
     return {
       url: `http://${host}:${port}/v1/`,
       port,
       dynamoEndpoint: store.endpoint,
       client,
-      storeRequests: (reset = false) => storeRpc.call<StoreRequestCounts>('requests', reset),
+      storeRequests: (reset = false) => opened.requests(reset),
       ratesStore,
       accounts,
       ...(demoKeys ? { demoKeys } : {}),
@@ -180,13 +203,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
         });
         client.destroy();
         if (endpointFile) rmSync(endpointFile, { force: true });
-        await stopThreads();
+        await opened.close();
       },
     };
   } catch (error) {
     server?.close();
     if (endpointFile) rmSync(endpointFile, { force: true });
-    await stopThreads();
+    await store?.close();
     throw error;
   }
 }

@@ -1,8 +1,10 @@
-import { type MessagePort, parentPort } from 'node:worker_threads';
-import { type RunningDynalite, startDynalite } from './dynalite-server';
-import { InProcessTransport, operationOf, type TransportRequest } from './in-process-transport';
+import { parentPort } from 'node:worker_threads';
+import { type EmbeddedStore, openEmbeddedStore, type StoreRequestCounts } from './embedded-store';
+import type { TransportRequest } from './in-process-transport';
 import { type RpcMethods, serveRpc } from './port-rpc';
 import { DYNAMODB_METHOD } from './thread-transport';
+
+export type { StoreRequestCounts };
 
 /** What `start` answers: where other processes (the admin CLI) reach the store. */
 export interface StoreThreadAddress {
@@ -15,46 +17,28 @@ export interface StoreThreadOptions {
   path?: string;
 }
 
-/** Requests the store answered, by DynamoDB operation (from X-Amz-Target), since the last reset. */
-export type StoreRequestCounts = Record<string, number>;
-
 /**
- * The embedded DynamoDB emulator on a thread of its own: the local server's other threads send it their SDK
- * requests over message ports, and other processes reach it on its loopback port.
+ * The embedded DynamoDB emulator on a thread of its own: the local server's main thread sends it its SDK requests
+ * over the worker's message port, and other processes reach it on its loopback port.
  */
 function storeThreadMethods(): RpcMethods {
-  let dynalite: RunningDynalite | undefined;
-  let transport: InProcessTransport | undefined;
-  let counts: StoreRequestCounts = {};
-  const methods: RpcMethods = {
+  let store: EmbeddedStore | undefined;
+  return {
     start: async (options: StoreThreadOptions): Promise<StoreThreadAddress> => {
-      if (dynalite) throw new Error('the store thread is already started');
-      dynalite = await startDynalite(options.path ? { path: options.path } : {});
-      transport = new InProcessTransport(dynalite.listener);
-      return { endpoint: dynalite.endpoint, port: dynalite.port };
+      if (store) throw new Error('the store thread is already started');
+      store = await openEmbeddedStore(options.path ? { path: options.path } : {});
+      return { endpoint: store.endpoint, port: store.port };
     },
     [DYNAMODB_METHOD]: async (request: TransportRequest) => {
-      if (!transport) throw new Error('the store thread is not started');
-      const operation = operationOf(request.headers) ?? 'Unknown';
-      counts[operation] = (counts[operation] ?? 0) + 1;
-      return (await transport.handle(request)).response;
+      if (!store) throw new Error('the store thread is not started');
+      return (await store.transport.handle(request)).response;
     },
-    /** Serves a port handed over by the parent, so another thread can send requests without passing through it. */
-    attach: (port: MessagePort) => {
-      serveRpc(port, methods);
-    },
-    requests: (reset?: boolean): StoreRequestCounts => {
-      const answered = counts;
-      if (reset) counts = {};
-      return answered;
-    },
+    requests: (reset?: boolean): StoreRequestCounts => store?.requests(reset) ?? {},
     close: async () => {
-      await dynalite?.close();
-      dynalite = undefined;
-      transport = undefined;
+      await store?.close();
+      store = undefined;
     },
   };
-  return methods;
 }
 
 if (!parentPort) throw new Error('store-thread runs as a worker thread');

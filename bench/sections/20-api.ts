@@ -1,33 +1,49 @@
 /**
- * The request path: handler-only latency in process (store warm), the local server under autocannon from a second
- * process (its store in memory, then on disk as `npm start` keeps it), and DynamoDB requests per API request: by an
- * SDK middleware for the handler alone, and as the local service's store thread answered them under load.
+ * The request path: handler-only latency in process (store warm); then the local server in a process of its own,
+ * started with `npm start`'s Node flags, under autocannon from another (its store in memory, then on disk as
+ * `npm start` keeps it), for each thread layout in turn: throughput, latency, the server's CPU time and RSS, and
+ * DynamoDB requests per API request (by an SDK middleware for the handler alone, as the store answered them under load).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { formatDay } from '../../lambdas/core/domain/dates';
 import { endpoint as historyEndpoint } from '../../lambdas/core/endpoints/history';
 import { endpoint as latestEndpoint } from '../../lambdas/core/endpoints/latest';
 import { apiHandler } from '../../lambdas/core/http/api-handler';
 import { encodeAccess } from '../../lambdas/core/http/authorizer-context';
 import { RateReader } from '../../lambdas/core/service/rate-reader';
-import { type LocalService, startLocalService } from '../../local-server/service';
+import { PROJECT_ROOT as ROOT } from '../../lib/bundling';
+import { DEFAULT_LAYOUT, type LocalLayout, startLocalService } from '../../local-server/service';
 import { loadBundledRates } from '../../test/support/bundled-rates';
 import { attachDdbCounter, countsByOperation, perUnit } from '../../test/support/ddb-counter';
+import type { ApiServerMessage, ApiServerOptions, ApiServerRequest, Memory } from '../api-server';
 import { percentile } from '../stats';
 
 const HANDLER_ITERATIONS = 20_000;
 const LOAD_SECONDS = 10;
-/** Unmeasured load first: a cold server's first second, its three threads still compiling, ran at 331 req/s against a median of 820. */
+/** Unmeasured load first: a cold server's first second, still compiling, ran at 331 req/s against a median of 820. */
 const WARM_UP_SECONDS = 2;
 const CONNECTIONS = 10;
 const BARE_SECONDS = 5;
+/**
+ * The Node flags of `npm start` (the TypeScript loader, the ESM-only package preload, any V8 flags), read from its
+ * script, so that the server processes here run as it runs.
+ */
+const START_FLAGS = ((): string[] => {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(
+    words.indexOf('node') + 1,
+    words.findIndex((word) => word.endsWith('serve.ts')),
+  );
+})();
+/** Each layout is measured this many times, in alternating order. */
+const ROUNDS = Number(process.env.BENCH_API_ROUNDS ?? 3);
 
 interface AutocannonSummary {
   requests: { average: number; total: number };
@@ -79,31 +95,207 @@ async function bareServerRate(): Promise<number> {
   }
 }
 
-/** Latest and history under load on one running service, with a key of a business account without limits. */
-async function measureServer(service: LocalService, bare: number): Promise<void> {
-  const account = await service.accounts.createAccount({
-    accountId: `bench-${formatDay(new Date())}-${process.pid}`,
-    plan: 'business',
-    verified: true,
-    overrides: { monthlyLimit: 1e9, perMinute: 1e9 },
+/** A local server in a child process (see bench/api-server.ts), driven over its IPC channel. */
+interface ServerProcess {
+  url: string;
+  key: string;
+  modules: Memory;
+  started: Memory;
+  ask<T extends ApiServerMessage['type']>(
+    request: ApiServerRequest,
+    answer: T,
+  ): Promise<Extract<ApiServerMessage, { type: T }>>;
+  close(): Promise<void>;
+}
+
+function startServerProcess(options: ApiServerOptions): Promise<ServerProcess> {
+  const child = fork(join(ROOT, 'bench', 'api-server.ts'), [JSON.stringify(options)], {
+    cwd: ROOT,
+    execArgv: START_FLAGS,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const { key } = await service.accounts.createKey(account.accountId, 'bench');
-  for (const [name, path] of [
-    ['latest base=USD', 'rates/latest?base=USD'],
-    ['history USD/JPY/2026-04-13', 'rates/history/USD/JPY/2026-04-13'],
-  ] as const) {
-    await autocannon(`${service.url}${path}`, key, WARM_UP_SECONDS);
-    await service.storeRequests(true);
-    const result = await autocannon(`${service.url}${path}`, key);
-    const counts = countsByOperation(await service.storeRequests(true));
-    const perRequest = perUnit(counts, result.requests.total);
-    console.log(
-      `    ${name.padEnd(26)} ${result.requests.average.toFixed(0)} req/s   p50 ${result.latency.p50} ms   p99 ${result.latency.p99} ms   ` +
-        `non-2xx ${result.non2xx}, errors ${result.errors}   DynamoDB per request: ${perRequest.reads.toFixed(3)} reads, ` +
-        `${perRequest.writes.toFixed(3)} writes   ${((result.requests.average / bare) * 100).toFixed(1)} % of the floor   ` +
-        '(budget: ≥ 1500 req/s)',
-    );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const next = <T extends ApiServerMessage['type']>(type: T) =>
+    new Promise<Extract<ApiServerMessage, { type: T }>>((resolve, reject) => {
+      const onMessage = (message: ApiServerMessage) => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(message as Extract<ApiServerMessage, { type: T }>);
+      };
+      const onExit = (code: number | null) => reject(new Error(`the bench server exited with code ${code}`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  return next('ready').then((ready) => ({
+    url: ready.url,
+    key: ready.key,
+    modules: ready.memory.modules,
+    started: ready.memory.started,
+    ask: (request, answer) => {
+      const reply = next(answer);
+      child.send(request);
+      return reply;
+    },
+    close: async () => {
+      child.send({ type: 'close' } satisfies ApiServerRequest);
+      const timer = setTimeout(() => child.kill(), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  }));
+}
+
+const ENDPOINTS = [
+  ['latest', 'rates/latest?base=USD'],
+  ['history', 'rates/history/USD/JPY/2026-04-13'],
+] as const;
+
+type Endpoint = (typeof ENDPOINTS)[number][0];
+
+interface LayoutRun {
+  layout: LocalLayout;
+  round: number;
+  floor: number;
+  started: Memory;
+  afterLoad: Memory;
+  endpoints: Record<
+    Endpoint,
+    {
+      rate: number;
+      p50: number;
+      p99: number;
+      reads: number;
+      writes: number;
+      /** The server process's CPU time per request, in µs, over all its threads. */
+      cpu: number;
+      failures: number;
+    }
+  >;
+}
+
+/** One layout's server: latest, then history, each after unmeasured warm-up; its memory once both have run. */
+async function measureLayout(
+  layout: LocalLayout,
+  round: number,
+  store: StoreVariant,
+  floor: number,
+): Promise<LayoutRun> {
+  const server = await startServerProcess({
+    layout,
+    rates: store.rates,
+    ...(store.dataDir ? { dataDir: store.dataDir } : {}),
+  });
+  try {
+    const endpoints = {} as LayoutRun['endpoints'];
+    for (const [name, path] of ENDPOINTS) {
+      await autocannon(`${server.url}${path}`, server.key, WARM_UP_SECONDS);
+      await server.ask({ type: 'requests', reset: true }, 'requests');
+      const result = await autocannon(`${server.url}${path}`, server.key);
+      const { counts, cpuMicros } = await server.ask({ type: 'requests', reset: true }, 'requests');
+      const perRequest = perUnit(countsByOperation(counts), result.requests.total);
+      endpoints[name] = {
+        rate: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        ...perRequest,
+        cpu: cpuMicros / result.requests.total,
+        failures: result.non2xx + result.errors + result.timeouts,
+      };
+    }
+    const { memory } = await server.ask({ type: 'memory' }, 'memory');
+    return { layout, round, floor, started: server.started, afterLoad: memory, endpoints };
+  } finally {
+    await server.close();
   }
+}
+
+const MIB = 1024 * 1024;
+const mib = (bytes: number) => `${(bytes / MIB).toFixed(0)} MiB`;
+
+function runLine(run: LayoutRun): string {
+  const cells = ENDPOINTS.map(([name]) => {
+    const e = run.endpoints[name];
+    const failed = e.failures > 0 ? ` (${e.failures} failed)` : '';
+    return `${name} ${e.rate.toFixed(0).padStart(5)} req/s ${e.p50}/${e.p99} ms ${pct(e.rate / run.floor)}${failed}`;
+  });
+  return (
+    `    ${run.layout.padEnd(13)} floor ${run.floor.toFixed(0).padStart(5)}   ${cells.join('   ')}   ` +
+    `RSS ${mib(run.started.rss)} ready, ${mib(run.afterLoad.rss)} after load`
+  );
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const low = sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+  const high = sorted[Math.ceil((sorted.length - 1) / 2)] ?? Number.NaN;
+  return (low + high) / 2;
+}
+
+const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+/**
+ * Per layout and endpoint, medians over the rounds: req/s, latency, floor, share of the floor, req/s against the best
+ * layout's of the same round (the runs of one round follow each other, so this ratio is the least noisy figure), the
+ * server's CPU time per request (all its threads), RSS when ready and after the load.
+ */
+function printSummary(runs: LayoutRun[]): void {
+  const header = ['layout', 'endpoint', 'req/s', 'p50/p99 ms', 'floor', 'of floor', 'of best', 'CPU/req', 'RSS ready'];
+  const rows: string[][] = [[...header, 'RSS after load', 'DynamoDB reads/writes per request']];
+  for (const [name] of ENDPOINTS) {
+    const ofBest = (run: LayoutRun) =>
+      run.endpoints[name].rate /
+      Math.max(...runs.filter((r) => r.round === run.round).map((r) => r.endpoints[name].rate));
+    for (const layout of LAYOUTS) {
+      const mine = runs.filter((r) => r.layout === layout);
+      const m = (pick: (run: LayoutRun) => number) => median(mine.map(pick));
+      const e = (pick: (endpoint: LayoutRun['endpoints'][Endpoint]) => number) => m((r) => pick(r.endpoints[name]));
+      rows.push([
+        layout,
+        name,
+        e((x) => x.rate).toFixed(0),
+        `${e((x) => x.p50)}/${e((x) => x.p99)}`,
+        m((r) => r.floor).toFixed(0),
+        pct(m((r) => r.endpoints[name].rate / r.floor)),
+        pct(m(ofBest)),
+        `${e((x) => x.cpu).toFixed(0)} µs`,
+        mib(m((r) => r.started.rss)),
+        mib(m((r) => r.afterLoad.rss)),
+        `${e((x) => x.reads).toFixed(3)} / ${e((x) => x.writes).toFixed(3)}`,
+      ]);
+    }
+  }
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0))) ?? [];
+  for (const row of rows)
+    console.log(
+      `    ${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}`,
+    );
+}
+
+interface StoreVariant {
+  label: string;
+  rates: ApiServerOptions['rates'];
+  dataDir?: string;
+}
+
+const LAYOUTS: readonly LocalLayout[] = ['single', 'store-thread'];
+
+/**
+ * Each layout's server under the same load, the layouts alternating (forward, then backward) so that a drift of
+ * the machine's speed weighs on each alike, each run beside the floor measured just before it.
+ */
+async function compareLayouts(store: StoreVariant): Promise<void> {
+  console.log(`  ${store.label}:`);
+  const runs: LayoutRun[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const layout of round % 2 === 0 ? LAYOUTS : [...LAYOUTS].reverse()) {
+      const run = await measureLayout(layout, round, store, await bareServerRate());
+      console.log(runLine(run));
+      runs.push(run);
+    }
+  }
+  console.log(`  ${store.label}, median of ${ROUNDS} rounds:`);
+  printSummary(runs);
 }
 
 export default async function run(): Promise<void> {
@@ -156,30 +348,37 @@ export default async function run(): Promise<void> {
           `DynamoDB per request: ${ddb.reads} reads, ${ddb.writes} writes   (budget: p99 < 1000 µs, 0 reads)`,
       );
     }
-
-    const bare = await bareServerRate();
-    console.log(
-      `\nlocal server with metering, autocannon in a second process (${CONNECTIONS} connections, ${LOAD_SECONDS} s ` +
-        `after ${WARM_UP_SECONDS} s unmeasured):`,
-    );
-    console.log(`  machine floor: a bare Node HTTP server answers ${bare.toFixed(0)} req/s under the same load`);
-    console.log('  store in memory, as the tests run it:');
-    await measureServer(service, bare);
   } finally {
     await service.close();
   }
 
-  // `npm start` keeps its store in LevelDB files under its data directory; its figures are the ones users see.
+  console.log(
+    `\nlocal server with metering, in a child process as \`npm start\` runs it, autocannon in another ` +
+      `(${CONNECTIONS} connections, ${LOAD_SECONDS} s after ${WARM_UP_SECONDS} s unmeasured; latest base=USD, ` +
+      `history USD/JPY/2026-04-13; floor: a bare Node HTTP server's req/s under the same load just before; ` +
+      'budget ≥ 1500 req/s):',
+  );
+  await compareLayouts({
+    label: 'store in memory with the test windows of the bundled data, as the tests run it',
+    rates: 'test-windows',
+  });
+
+  // `npm start` keeps its store in LevelDB files under its data directory, loads all the bundled data on its first
+  // start and finds it there on the next: each run here is such a next start, over one directory loaded before.
   const dataDir = mkdtempSync(join(tmpdir(), 'fxrates-bench-'));
   try {
-    const persisted = await startLocalService({ port: 0, dataDir, loadRates: loadBundledRates, demoAccounts: false });
-    try {
-      const bareNow = await bareServerRate();
-      console.log(`  store on disk, as \`npm start\` runs it (machine floor now ${bareNow.toFixed(0)} req/s):`);
-      await measureServer(persisted, bareNow);
-    } finally {
-      await persisted.close();
-    }
+    const loading = Date.now();
+    const first = await startServerProcess({ layout: DEFAULT_LAYOUT, rates: 'bundled', dataDir });
+    console.log(
+      `  first start over an empty data directory (${DEFAULT_LAYOUT}): ready in ${((Date.now() - loading) / 1000).toFixed(1)} s ` +
+        `with all the bundled data loaded, RSS ${mib(first.started.rss)} (${mib(first.modules.rss)} before the store opened)`,
+    );
+    await first.close();
+    await compareLayouts({
+      label: 'store on disk with all the bundled data, as `npm start` restarts over its data directory',
+      rates: 'bundled',
+      dataDir,
+    });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,20 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MessageChannel } from 'node:worker_threads';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { generateApiKey } from '../../lambdas/core/domain/api-key';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
 import { readEndpointFile } from '../../local-server/local-store';
-import { RpcClient } from '../../local-server/port-rpc';
-import { startLocalService } from '../../local-server/service';
+import { type LocalLayout, startLocalService } from '../../local-server/service';
 import type { StoreThreadAddress } from '../../local-server/store-thread';
 import { ThreadTransport } from '../../local-server/thread-transport';
-import { connectAuthorizer, type ServiceThread, startServiceThread } from '../../local-server/threads';
+import { type ServiceThread, startStoreThread } from '../../local-server/threads';
 import { startTestApi } from '../support/api-service';
 
 const table = 'accounts-threads';
@@ -25,7 +21,7 @@ describe('the store thread', () => {
   let client: DynamoDBDocumentClient;
 
   beforeAll(async () => {
-    store = startServiceThread('store-thread');
+    store = startStoreThread();
     address = await store.rpc.call<StoreThreadAddress>('start', {});
     client = createDocumentClient(address.endpoint, new ThreadTransport(store.rpc));
     await createTable(client, ACCOUNTS_TABLE, table);
@@ -70,21 +66,11 @@ describe('the store thread', () => {
     expect(await store.rpc.call('requests', true)).toEqual({ PutItem: 1, GetItem: 2 });
     expect(await store.rpc.call('requests')).toEqual({});
   });
-
-  it('serves a port handed to it, so another thread reaches the same store directly', async () => {
-    const { port1, port2 } = new MessageChannel();
-    await store.rpc.call('attach', port1, [port1]);
-    const other = createDocumentClient(address.endpoint, new ThreadTransport(new RpcClient(port2)));
-    await other.send(new PutCommand({ TableName: table, Item: { pk: 'E', via: 'attached port' } }));
-    const read = await client.send(new GetCommand({ TableName: table, Key: { pk: 'E' }, ConsistentRead: true }));
-    expect(read.Item).toEqual({ pk: 'E', via: 'attached port' });
-    port2.close();
-  });
 });
 
 describe('the local service on its threads', () => {
   it('rejects requests to a thread that has ended, instead of leaving them waiting', async () => {
-    const store = startServiceThread('store-thread');
+    const store = startStoreThread();
     const address = await store.rpc.call<StoreThreadAddress>('start', {});
     const client = createDocumentClient(address.endpoint, new ThreadTransport(store.rpc));
     await store.stop();
@@ -93,41 +79,21 @@ describe('the local service on its threads', () => {
     );
   });
 
-  it('rejects an authorization whose store thread has ended, instead of leaving the request waiting', async () => {
-    const store = startServiceThread('store-thread');
-    const authorizer = startServiceThread('authorizer-thread');
-    try {
-      const address = await store.rpc.call<StoreThreadAddress>('start', {});
-      await connectAuthorizer(authorizer, store, { endpoint: address.endpoint, accountsTable: table });
-      await store.stop();
-      const event = {
-        type: 'REQUEST',
-        methodArn: 'arn:aws:execute-api:local:000000000000:local/v1/GET/rates/latest',
-        path: '/v1/rates/latest',
-        httpMethod: 'GET',
-        headers: { 'X-API-Key': generateApiKey((n) => randomBytes(n)) },
-        queryStringParameters: null,
-        requestContext: { requestId: 'store-gone' },
-      };
-      await expect(authorizer.rpc.call('authorize', event)).rejects.toThrow('the channel to the other thread closed');
-    } finally {
-      await authorizer.stop();
-      await store.stop();
-    }
-  });
-
-  it('meters each admitted request with one write and no read on the store, once the key is cached', async () => {
-    const api = await startTestApi({ loadRates: false });
-    try {
-      const { key } = await api.newKey('business');
-      expect((await api.get('quota', key)).status).toBe(200);
-      await api.service.storeRequests(true);
-      for (let i = 0; i < 5; i++) expect((await api.get('quota', key)).status).toBe(200);
-      expect(await api.service.storeRequests()).toEqual({ UpdateItem: 5 });
-    } finally {
-      await api.close();
-    }
-  });
+  it.each<LocalLayout>(['store-thread', 'single'])(
+    'meters each admitted request with one write and no read on the store, once the key is cached (%s)',
+    async (layout) => {
+      const api = await startTestApi({ loadRates: false, layout });
+      try {
+        const { key } = await api.newKey('business');
+        expect((await api.get('quota', key)).status).toBe(200);
+        await api.service.storeRequests(true);
+        for (let i = 0; i < 5; i++) expect((await api.get('quota', key)).status).toBe(200);
+        expect(await api.service.storeRequests()).toEqual({ UpdateItem: 5 });
+      } finally {
+        await api.close();
+      }
+    },
+  );
 
   it('keeps accounts, keys and usage across a restart over the same data directory, and removes its endpoint file', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fxrates-threads-'));

@@ -1,5 +1,5 @@
 import type { LimitOverrides, PlanId } from '../../lambdas/core/domain/plans';
-import { type LocalService, type RatesTarget, startLocalService } from '../../local-server/service';
+import { type LocalLayout, type LocalService, type RatesTarget, startLocalService } from '../../local-server/service';
 import { loadBundledRates } from './bundled-rates';
 
 /** A clock tests move by hand; the service reads it for dates, the Pro window, and the metering windows. */
@@ -44,6 +44,8 @@ export interface TestApiOptions {
   /** Loads rates into the store; default: the bundled data for the windows the API tests use. */
   loadRates?: ((target: RatesTarget) => Promise<string>) | false;
   recordCacheTtlMs?: number;
+  /** The threads it runs on; the service's default layout unless given. */
+  layout?: LocalLayout;
 }
 
 /** The local service on an ephemeral loopback port with an in-memory store, as `npm start` runs it. */
@@ -54,6 +56,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     clock: clock.now,
     ...(options.loadRates === false ? {} : { loadRates: options.loadRates ?? loadBundledRates }),
     ...(options.recordCacheTtlMs !== undefined ? { recordCacheTtlMs: options.recordCacheTtlMs } : {}),
+    ...(options.layout ? { layout: options.layout } : {}),
   });
   const request = async (method: string, path: string, headers: Record<string, string> = {}): Promise<ApiReply> => {
     const res = await fetch(`${service.url}${path.replace(/^\//, '')}`, { method, headers });
