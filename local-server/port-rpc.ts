@@ -1,9 +1,8 @@
-import type { MessagePort, Transferable } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 
 /** Either end of a channel between threads: a worker seen from its parent, or a port. */
 type Port = Pick<MessagePort, 'postMessage'> & {
   on(event: 'message', listener: (message: unknown) => void): unknown;
-  on(event: 'close', listener: () => void): unknown;
 };
 
 interface RpcCall {
@@ -40,17 +39,15 @@ export class RpcClient {
 
   constructor(private readonly port: Port) {
     port.on('message', (message) => this.settle(message as RpcReply));
-    // A port closes when the thread at its other end ends; a worker reports that through its own events instead.
-    port.on('close', () => this.fail(new Error('the channel to the other thread closed')));
   }
 
-  call<T>(method: string, payload?: unknown, transfer?: Transferable[]): Promise<T> {
+  call<T>(method: string, payload?: unknown): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<T>((resolve, reject) => {
       const id = ++this.nextId;
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       try {
-        this.port.postMessage({ id, method, payload } satisfies RpcCall, transfer);
+        this.port.postMessage({ id, method, payload } satisfies RpcCall);
       } catch (error) {
         // A payload that cannot be cloned never leaves this thread, so no reply will come for it.
         this.pending.delete(id);
