@@ -22,7 +22,7 @@ import { DEFAULT_LAYOUT, type LocalLayout, startLocalService } from '../../local
 import { loadBundledRates } from '../../test/support/bundled-rates';
 import { attachDdbCounter, countsByOperation, perUnit } from '../../test/support/ddb-counter';
 import type { ApiServerMessage, ApiServerOptions, ApiServerRequest, Memory } from '../api-server';
-import { percentile } from '../stats';
+import { median, percentile } from '../stats';
 
 const HANDLER_ITERATIONS = 20_000;
 const LOAD_SECONDS = 10;
@@ -223,13 +223,6 @@ function runLine(run: LayoutRun): string {
     `    ${run.layout.padEnd(13)} floor ${run.floor.toFixed(0).padStart(5)}   ${cells.join('   ')}   ` +
     `RSS ${mib(run.started.rss)} ready, ${mib(run.afterLoad.rss)} after load`
   );
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const low = sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
-  const high = sorted[Math.ceil((sorted.length - 1) / 2)] ?? Number.NaN;
-  return (low + high) / 2;
 }
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
