@@ -2,26 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { hashApiKey, isWellFormedApiKey, KEY_PREFIX } from '../../../lambdas/core/domain/api-key';
 import { formatTimestamp } from '../../../lambdas/core/domain/dates';
-import {
-  AccountExistsError,
-  AccountNotVerifiedError,
-  AccountSuspendedError,
-  AccountsStore,
-  InvalidAccountInputError,
-  KeyLimitReachedError,
-  UnknownAccountError,
-  UnknownKeyError,
-} from '../../../lambdas/core/store/accounts-store';
+import * as accounts from '../../../lambdas/core/store/accounts-store';
 import { backends, freshTables, type TestTables } from '../../support/backends';
 
 describe.each(backends())('AccountsStore on $name', (backend) => {
   let tables: TestTables;
-  let store: AccountsStore;
+  let store: accounts.AccountsStore;
   let now = new Date('2026-09-30T10:00:00.123Z');
 
   beforeAll(async () => {
     tables = await freshTables(backend);
-    store = new AccountsStore(tables.client, tables.accountsTable, {
+    store = new accounts.AccountsStore(tables.client, tables.accountsTable, {
       clock: () => now,
       randomBytes: (n) => randomBytes(n),
     });
@@ -70,7 +61,7 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
       const id = `demo-${randomBytes(4).toString('hex')}`;
       expect((await store.createAccount({ plan: 'business', verified: true, accountId: id })).accountId).toBe(id);
       await expect(store.createAccount({ plan: 'free', verified: true, accountId: id })).rejects.toThrow(
-        AccountExistsError,
+        accounts.AccountExistsError,
       );
       expect((await store.getAccount(id)).plan).toBe('business');
     });
@@ -78,10 +69,10 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
     it('refuses overrides outside their ranges and malformed emails', async () => {
       await expect(
         store.createAccount({ plan: 'pro', verified: true, overrides: { overflowPercent: 101 } }),
-      ).rejects.toThrow(InvalidAccountInputError);
+      ).rejects.toThrow(accounts.InvalidAccountInputError);
       await expect(
         store.createAccount({ plan: 'pro', verified: true, overrides: { monthlyLimit: 0 } }),
-      ).rejects.toThrow(InvalidAccountInputError);
+      ).rejects.toThrow(accounts.InvalidAccountInputError);
       await expect(store.createAccount({ plan: 'pro', verified: true, email: 'not-an-email' })).rejects.toThrow(
         /email/,
       );
@@ -99,12 +90,12 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
 
     it('answers UnknownAccountError for every operation on an unknown id and creates nothing', async () => {
       const ghost = 'acc_doesnotexist0000';
-      await expect(store.getAccount(ghost)).rejects.toThrow(UnknownAccountError);
-      await expect(store.setStatus(ghost, 'suspended')).rejects.toThrow(UnknownAccountError);
-      await expect(store.verify(ghost)).rejects.toThrow(UnknownAccountError);
-      await expect(store.setPlan(ghost, 'pro')).rejects.toThrow(UnknownAccountError);
-      await expect(store.createKey(ghost)).rejects.toThrow(UnknownAccountError);
-      await expect(store.listKeys(ghost)).rejects.toThrow(UnknownAccountError);
+      await expect(store.getAccount(ghost)).rejects.toThrow(accounts.UnknownAccountError);
+      await expect(store.setStatus(ghost, 'suspended')).rejects.toThrow(accounts.UnknownAccountError);
+      await expect(store.verify(ghost)).rejects.toThrow(accounts.UnknownAccountError);
+      await expect(store.setPlan(ghost, 'pro')).rejects.toThrow(accounts.UnknownAccountError);
+      await expect(store.createKey(ghost)).rejects.toThrow(accounts.UnknownAccountError);
+      await expect(store.listKeys(ghost)).rejects.toThrow(accounts.UnknownAccountError);
       expect(await store.findAccount(ghost)).toBeUndefined();
       expect(await rawItem(`ACCOUNT#${ghost}`)).toBeUndefined();
     });
@@ -147,10 +138,10 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
 
     it('refuses keys for unverified and for suspended accounts without touching the counter', async () => {
       const unverified = await store.createAccount({ plan: 'pro', verified: false });
-      await expect(store.createKey(unverified.accountId)).rejects.toThrow(AccountNotVerifiedError);
+      await expect(store.createKey(unverified.accountId)).rejects.toThrow(accounts.AccountNotVerifiedError);
       const suspended = await verifiedAccount('pro');
       await store.setStatus(suspended.accountId, 'suspended');
-      await expect(store.createKey(suspended.accountId)).rejects.toThrow(AccountSuspendedError);
+      await expect(store.createKey(suspended.accountId)).rejects.toThrow(accounts.AccountSuspendedError);
       expect((await store.getAccount(unverified.accountId)).activeKeys).toBe(0);
       expect((await store.getAccount(suspended.accountId)).activeKeys).toBe(0);
     });
@@ -158,7 +149,7 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
     it('refuses a second active key on Free and allows one again after the first is revoked', async () => {
       const { accountId } = await verifiedAccount('free');
       const first = await store.createKey(accountId);
-      await expect(store.createKey(accountId)).rejects.toThrow(KeyLimitReachedError);
+      await expect(store.createKey(accountId)).rejects.toThrow(accounts.KeyLimitReachedError);
       await expect(store.createKey(accountId)).rejects.toThrow(/Free plan allows/);
       await store.revokeKey(first.keyId);
       const second = await store.createKey(accountId);
@@ -175,7 +166,7 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
       const rejected = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
       expect(fulfilled).toHaveLength(1);
       expect(rejected).toHaveLength(9);
-      for (const reason of rejected) expect(reason).toBeInstanceOf(KeyLimitReachedError);
+      for (const reason of rejected) expect(reason).toBeInstanceOf(accounts.KeyLimitReachedError);
       expect((await store.getAccount(accountId)).activeKeys).toBe(1);
       expect(await store.listKeys(accountId)).toHaveLength(1);
     });
@@ -239,7 +230,7 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
     });
 
     it('answers UnknownKeyError when revoking a key id that does not exist', async () => {
-      await expect(store.revokeKey('key_doesnotexist0000')).rejects.toThrow(UnknownKeyError);
+      await expect(store.revokeKey('key_doesnotexist0000')).rejects.toThrow(accounts.UnknownKeyError);
     });
 
     it('keeps existing keys working after a downgrade from Pro to Free but allows no new key until below 1', async () => {
@@ -249,17 +240,17 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
       expect((await store.setPlan(accountId, 'free')).activeKeys).toBe(2);
       expect((await store.findKeyByHash(hashApiKey(one.key)))?.revokedAt).toBeUndefined();
       expect((await store.findKeyByHash(hashApiKey(two.key)))?.revokedAt).toBeUndefined();
-      await expect(store.createKey(accountId)).rejects.toThrow(KeyLimitReachedError);
+      await expect(store.createKey(accountId)).rejects.toThrow(accounts.KeyLimitReachedError);
       await store.revokeKey(one.keyId);
-      await expect(store.createKey(accountId)).rejects.toThrow(KeyLimitReachedError);
+      await expect(store.createKey(accountId)).rejects.toThrow(accounts.KeyLimitReachedError);
       await store.revokeKey(two.keyId);
       await expect(store.createKey(accountId, 'three')).resolves.toMatchObject({ record: { name: 'three' } });
     });
 
     it('refuses empty or overlong key names', async () => {
       const { accountId } = await verifiedAccount('pro');
-      await expect(store.createKey(accountId, '   ')).rejects.toThrow(InvalidAccountInputError);
-      await expect(store.createKey(accountId, 'x'.repeat(65))).rejects.toThrow(InvalidAccountInputError);
+      await expect(store.createKey(accountId, '   ')).rejects.toThrow(accounts.InvalidAccountInputError);
+      await expect(store.createKey(accountId, 'x'.repeat(65))).rejects.toThrow(accounts.InvalidAccountInputError);
       expect((await store.getAccount(accountId)).activeKeys).toBe(0);
     });
   });

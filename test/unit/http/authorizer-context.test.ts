@@ -133,32 +133,31 @@ describe('encodeAccess and decodeAccess', () => {
     expect(decodeAccess(context)).toEqual({ verdict: 'admitted', accountId: 'acc-1', limits });
   });
 
+  const limitsDropped = { verdict: 'account-inactive', accountId: 'acc-1', plan: 'pro' };
+  const meterDropped = { verdict: 'admitted', accountId: 'acc-1', plan: 'pro', limits };
   it.each([
-    ['monthlyLimit', '1.5'],
-    ['monthlyLimit', 'lots'],
-    ['monthlyLimit', '-5'],
-    ['monthlyLimit', '1e3'],
-    ['perMinute', 'ten'],
-    ['perMinute', ''],
-    ['perMinute', ' '],
-    ['overflowPercent', 'NaN'],
-    ['overflowPercent', '0x10'],
-    ['overflowAllowed', 'yes'],
-    ['overflowAllowed', 'TRUE'],
-  ])('ignores the limits as a whole, and the meter that follows from them, when %s is %j', (key, value) => {
-    const context = { ...encodeAccess(pro('account-inactive')), [key]: value };
-    expect(decodeAccess(context)).toEqual({ verdict: 'account-inactive', accountId: 'acc-1', plan: 'pro' });
-  });
-
-  it.each([
-    ['minuteUsed', '-1'],
-    ['minuteUsed', '1.5'],
-    ['monthUsed', '1e3'],
-    ['meteredAt', ''],
-  ])('ignores the metering as a whole when %s is %j', (key, value) => {
-    const context = { ...encodeAccess(pro('admitted')), [key]: value };
-    expect(decodeAccess(context)).toEqual({ verdict: 'admitted', accountId: 'acc-1', plan: 'pro', limits });
-  });
+    ['monthlyLimit', '1.5', 'account-inactive', limitsDropped],
+    ['monthlyLimit', 'lots', 'account-inactive', limitsDropped],
+    ['monthlyLimit', '-5', 'account-inactive', limitsDropped],
+    ['monthlyLimit', '1e3', 'account-inactive', limitsDropped],
+    ['perMinute', 'ten', 'account-inactive', limitsDropped],
+    ['perMinute', '', 'account-inactive', limitsDropped],
+    ['perMinute', ' ', 'account-inactive', limitsDropped],
+    ['overflowPercent', 'NaN', 'account-inactive', limitsDropped],
+    ['overflowPercent', '0x10', 'account-inactive', limitsDropped],
+    ['overflowAllowed', 'yes', 'account-inactive', limitsDropped],
+    ['overflowAllowed', 'TRUE', 'account-inactive', limitsDropped],
+    ['minuteUsed', '-1', 'admitted', meterDropped],
+    ['minuteUsed', '1.5', 'admitted', meterDropped],
+    ['monthUsed', '1e3', 'admitted', meterDropped],
+    ['meteredAt', '', 'admitted', meterDropped],
+  ] as const)(
+    'drops as a whole the limits or the meter that %s = %j belongs to (and the meter that follows from the limits)',
+    (key, value, verdict, expected) => {
+      const context = { ...encodeAccess(pro(verdict)), [key]: value };
+      expect(decodeAccess(context)).toEqual(expected);
+    },
+  );
 
   it('refuses counts that are not non-negative safe integers, in either spelling', () => {
     const good = encodeAccess(pro('admitted'));
