@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { validateOpenApi } from './openapi-validator';
 import { buildSite, OPENAPI_FILE, writeSite } from './site';
 
-export const DEFAULT_OUT_DIR = resolve(__dirname, '../dist/site');
+export const DEFAULT_OUT_DIR = resolve(import.meta.dirname, '../dist/site');
 
 async function main(outDir: string): Promise<void> {
   const files = buildSite();

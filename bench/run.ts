@@ -12,7 +12,7 @@ process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
-  const dir = join(__dirname, 'sections');
+  const dir = join(import.meta.dirname, 'sections');
   const sections = readdirSync(dir)
     .filter((f) => f.endsWith('.ts'))
     .sort()

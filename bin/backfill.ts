@@ -177,7 +177,8 @@ async function main(): Promise<number> {
   }
 }
 
-if (require.main === module) {
+// Run as a command, not when a test imports the module.
+if (process.argv[1] === import.meta.filename) {
   main().then(
     (code) => {
       process.exitCode = code;

@@ -8,7 +8,7 @@ import type { BuildOptions } from 'esbuild';
 import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
 
 /** The repository root, which holds package-lock.json and the lambdas/ folder. */
-export const PROJECT_ROOT = join(__dirname, '..');
+export const PROJECT_ROOT = join(import.meta.dirname, '..');
 
 /** The functions that are not routes, each with its own `lambdas/<name>/handler.ts`. */
 export const SERVICE_FUNCTIONS = ['authorizer', 'ingest'] as const;

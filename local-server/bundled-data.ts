@@ -11,7 +11,7 @@ import { SourceFormatError, withUrl } from '../lambdas/core/sources/errors';
 import type { SourceDay } from '../lambdas/core/sources/source-day';
 
 /** `data/` at the repository root; this file sits in lambdas/core/sources. */
-export const DEFAULT_DATA_DIR = resolve(__dirname, '..', 'data');
+export const DEFAULT_DATA_DIR = resolve(import.meta.dirname, '..', 'data');
 
 const ECB_ZIP = join('ecb', 'eurofxref-hist.zip');
 const CURRENCY_API_DIR = 'currency-api';

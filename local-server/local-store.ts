@@ -66,7 +66,7 @@ interface LevelDatabase {
  * so the lock is tried first with dynalite's own LevelDB binding and released again before dynalite opens it.
  */
 export async function storeIsLocked(path: string): Promise<boolean> {
-  const requireFromDynalite = createRequire(require.resolve('dynalite'));
+  const requireFromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));
   const { Level } = requireFromDynalite('level') as { Level: new (path: string) => LevelDatabase };
   const db = new Level(path);
   try {

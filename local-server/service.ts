@@ -67,8 +67,8 @@ export interface LocalService {
  * A route's endpoint module, found by the registry's convention as its Lambda bundle finds it. The local deps
  * (a rates store and a clock) provide every dependency an endpoint declares.
  */
-function loadEndpoint(route: RouteId): EndpointModule<EndpointDeps> {
-  const { endpoint } = require(join(PROJECT_ROOT, endpointModule(route))) as {
+async function loadEndpoint(route: RouteId): Promise<EndpointModule<EndpointDeps>> {
+  const { endpoint } = (await import(join(PROJECT_ROOT, endpointModule(route)))) as {
     endpoint?: EndpointModule<EndpointDeps>;
   };
   if (endpoint?.route !== route)
@@ -163,10 +163,14 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 
     const deps: EndpointDeps = { reader: new RateReader(ratesStore, clock), clock };
     const handlers = Object.fromEntries(
-      ROUTES.map((route): [RouteId, ProxyHandler] => [
-        route.id,
-        apiHandler(route.id, loadEndpoint(route.id).create(deps)),
-      ]),
+      await Promise.all(
+        ROUTES.map(
+          async (route): Promise<[RouteId, ProxyHandler]> => [
+            route.id,
+            apiHandler(route.id, (await loadEndpoint(route.id)).create(deps)),
+          ],
+        ),
+      ),
     ) as Record<RouteId, ProxyHandler>;
 
     const authorizer = createLocalAuthorizer(client, {

@@ -14,8 +14,8 @@ export interface ServiceThread {
  */
 export function startStoreThread(): ServiceThread {
   const name = 'store-thread';
-  const worker = new Worker(join(__dirname, 'thread-boot.cjs'), {
-    workerData: { entry: join(__dirname, `${name}.ts`) },
+  const worker = new Worker(join(import.meta.dirname, 'thread-boot.mjs'), {
+    workerData: { entry: join(import.meta.dirname, `${name}.ts`) },
     // Under jest, process.env is the test sandbox's copy; hand the thread what this code sees.
     env: { ...process.env },
     // V8 lets each isolate's young generation grow to 48 MiB under a steady allocation rate, and the store's does

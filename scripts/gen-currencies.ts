@@ -5,7 +5,9 @@
  * The table is checked in because ICU data differs between Node versions (the Lambda
  * runtime and a laptop may disagree); a unit test regenerates it and compares.
  */
+
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
 interface IsoEntry {
@@ -45,8 +47,9 @@ function germanName(german: string | undefined, english: string | undefined, cod
 }
 
 export function buildCurrencyRows(): CurrencyRow[] {
-  const iso: IsoEntry[] = require('currency-codes/data');
-  const xml = readFileSync(require.resolve('currency-codes/iso-4217-list-one.xml'), 'utf8');
+  const packages = createRequire(import.meta.url);
+  const iso: IsoEntry[] = packages('currency-codes/data');
+  const xml = readFileSync(packages.resolve('currency-codes/iso-4217-list-one.xml'), 'utf8');
   const funds = fundCodes(xml);
   // ISO's "ZZ" entities are metals, bond-market units, the testing code and "no currency": not money one exchanges.
   const active = iso
@@ -91,9 +94,10 @@ export function renderCurrencyTable(rows: CurrencyRow[]): string {
   ].join('\n');
 }
 
-export const CURRENCY_TABLE_PATH = resolve(__dirname, '../lambdas/core/domain/currency-table.ts');
+export const CURRENCY_TABLE_PATH = resolve(import.meta.dirname, '../lambdas/core/domain/currency-table.ts');
 
-if (require.main === module) {
+// Run as a command, not when a test imports the module.
+if (process.argv[1] === import.meta.filename) {
   const rows = buildCurrencyRows();
   writeFileSync(CURRENCY_TABLE_PATH, renderCurrencyTable(rows));
   console.log(`wrote ${rows.length} currencies to ${CURRENCY_TABLE_PATH}`);

@@ -5,10 +5,11 @@ const swc = [
 ];
 const shared = {
   transform: { '^.+\\.(t|j)sx?$': swc },
-  // @middy/core 7 ships ESM only; map it to its entry file and let swc transform it.
+  // The project runs as ES modules; jest runs the tests as CommonJS compiled by swc, whose require() finds no entry
+  // in @middy/core 7 (its exports name only `import`). Jest's own mapping points it at that entry for swc to compile.
   moduleNameMapper: { '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
   transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
-  setupFiles: ['<rootDir>/test/setup-env.js'],
+  setupFiles: ['<rootDir>/test/setup-env.cjs'],
   testEnvironment: 'node',
 };
 module.exports = {
