@@ -4,15 +4,13 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../lambdas/core/http/gateway-responses';
+import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, ROUTES, type RouteDefinition, type RouteId } from '../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantTable, TABLE_ACCESS } from './grants';
 import { WebAcl } from './web-acl';
-
-/** The header the authorizer reads; API Gateway answers UNAUTHORIZED itself when it is absent. */
-export const API_KEY_HEADER = 'X-API-Key';
 
 /** The stage name is the version segment: the deployed base URL ends in `/v1/`, as the API reference documents. */
 export const STAGE_NAME = API_BASE_PATH.replace(/^\//, '');

@@ -17,6 +17,7 @@ import {
   gatewayResponseHeaders,
   renderGatewayTemplate,
 } from '../lambdas/core/http/gateway-responses';
+import { API_KEY_HEADER, headerValue } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, matchRoute, type RouteId } from '../lambdas/core/http/routes';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -129,12 +130,6 @@ function flattenHeaders(headers: GatewayRequest['headers']): {
   };
 }
 
-function headerValue(headers: Record<string, string>, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === lower) return value;
-  return undefined;
-}
-
 interface DocumentationPage {
   headers: Record<string, string>;
   body: string;
@@ -178,7 +173,7 @@ function documentationPages(): ReadonlyMap<string, DocumentationPage> {
  * from the same table the CDK stack deploys.
  */
 export function createLocalGateway(options: LocalGatewayOptions) {
-  const identityHeader = options.identityHeader ?? 'X-API-Key';
+  const identityHeader = options.identityHeader ?? API_KEY_HEADER;
   const newRequestId = options.requestId ?? randomUUID;
   const stage = options.stage ?? API_BASE_PATH.slice(1);
   const accountId = options.accountId ?? '000000000000';

@@ -43,7 +43,7 @@ export interface LocalServiceOptions {
   loadRates?: (target: RatesTarget) => Promise<string>;
   /** Create the three demo accounts and their keys (default true). */
   demoAccounts?: boolean;
-  /** TTL of the authorizer's key and account cache (the contract allows up to 60 s). */
+  /** TTL of the authorizer's key and account cache (the API reference allows up to 60 s). */
   recordCacheTtlMs?: number;
   /** The threads it runs on (default `DEFAULT_LAYOUT`). */
   layout?: LocalLayout;

@@ -1,4 +1,5 @@
 import { ERROR_CATALOG, type ErrorCode } from '../domain/errors';
+import { API_KEY_HEADER } from './headers';
 import { ERROR_CACHE_CONTROL } from './routes';
 
 /**
@@ -49,10 +50,10 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
     // The authorizer's Deny: it puts the code (missing-api-key or invalid-api-key) and message in its context.
     type: 'ACCESS_DENIED',
     status: 401,
-    template: `{"success":false,"error":{"code":"$context.authorizer.${DENY_CONTEXT_CODE}","message":"$context.authorizer.${DENY_CONTEXT_MESSAGE}","param":"X-API-Key"}}`,
+    template: `{"success":false,"error":{"code":"$context.authorizer.${DENY_CONTEXT_CODE}","message":"$context.authorizer.${DENY_CONTEXT_MESSAGE}","param":"${API_KEY_HEADER}"}}`,
   },
   // API Gateway answers UNAUTHORIZED itself when the identity source header is absent.
-  { type: 'UNAUTHORIZED', status: 401, template: envelope('missing-api-key', undefined, 'X-API-Key') },
+  { type: 'UNAUTHORIZED', status: 401, template: envelope('missing-api-key', undefined, API_KEY_HEADER) },
   { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, template: envelope('not-found') },
   { type: 'RESOURCE_NOT_FOUND', status: 404, template: envelope('not-found') },
   {

@@ -1,7 +1,7 @@
 /**
- * The endpoints' path and query parameters, read into values or refused with the contract's errors. Hand-written
- * rather than zod schemas: building zod and its schemas cost every endpoint's cold start about 3 ms, for a handful
- * of string checks. All input validation of the rate endpoints lives here.
+ * The endpoints' path and query parameters, read into values or refused with the documented errors
+ * (openapi.json). Hand-written rather than schemas: zod/mini cost every endpoint's cold start 1.5 to 4 ms and
+ * 31 KB, valibot 6 KB with no less code, for a handful of string checks. All input validation of the rate endpoints lives here.
  */
 import { isActiveCode, isCatalogCode, LOCALES, type Locale } from '../domain/currencies';
 import { parseDay } from '../domain/dates';
@@ -42,7 +42,7 @@ export interface ParameterDoc {
   errors: readonly ErrorCode[];
 }
 
-/** Where a parameter is read from, how (`read` throws the contract's error) and its value when not given. */
+/** Where a parameter is read from, how (`read` throws the documented error) and its value when not given. */
 interface Parameter<T> {
   in: 'path' | 'query';
   read: (raw: string) => T;
