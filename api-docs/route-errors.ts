@@ -25,8 +25,14 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
     'A query parameter named `api_key`, `apikey`, `key`, `access_key` or `x-api-key` (any case) is present, even ' +
     'beside a valid header. Keys belong in the `X-API-Key` header only.',
   'missing-api-key': 'No `X-API-Key` header, or an empty one.',
+  unauthenticated:
+    'Dashboard API only: no `Authorization` header, or an ID token that is expired, forged, or issued for another ' +
+    'user pool or app client.',
   'invalid-api-key': 'An unknown, revoked or malformed key.',
   'account-inactive': "The key's account is suspended.",
+  'email-not-verified': "Dashboard API only: the ID token's e-mail address is not verified.",
+  'key-limit-reached':
+    'Dashboard API only: creating a key while the account holds the most active keys its plan allows (Free: 1).',
   'plan-upgrade-required':
     'Historical rates on the Free plan, or a date older than one year on the Pro plan (Business has the full ' +
     'history since 1999-01-04).',

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
+import { DASHBOARD_ROUTES, type DashboardRouteId } from '../lambdas/core/http/dashboard-routes';
 import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
 
 /** The repository root, which holds package-lock.json and the lambdas/ folder. */
@@ -12,33 +13,54 @@ export const PROJECT_ROOT = join(import.meta.dirname, '..');
 
 /** The functions that are not routes, each with its own `lambdas/<name>/handler.ts`. */
 export const SERVICE_FUNCTIONS = ['authorizer', 'ingest'] as const;
-export type FunctionName = RouteId | (typeof SERVICE_FUNCTIONS)[number];
+export type FunctionName = RouteId | DashboardRouteId | (typeof SERVICE_FUNCTIONS)[number];
 
-/** Every deployed function: one per route of the registry, plus the authorizer and ingestion. */
-export const FUNCTION_NAMES: readonly FunctionName[] = [...ROUTES.map((route) => route.id), ...SERVICE_FUNCTIONS];
+/**
+ * Every deployed function: one per route of the public registry, one per route of the dashboard's, plus the
+ * authorizer and ingestion.
+ */
+export const FUNCTION_NAMES: readonly FunctionName[] = [
+  ...ROUTES.map((route) => route.id),
+  ...DASHBOARD_ROUTES.map((route) => route.id),
+  ...SERVICE_FUNCTIONS,
+];
 
 /** The specifier that the shared endpoint entry imports its route's module by (lambdas/endpoint/handler.ts). */
 export const ROUTE_ENDPOINT_SPECIFIER = 'fxrates-route-endpoint';
+/** The same for the dashboard's routes (lambdas/dashboard/handler.ts). */
+export const DASHBOARD_ENDPOINT_SPECIFIER = 'fxrates-dashboard-endpoint';
 
 /** A route's endpoint module, relative to PROJECT_ROOT: the convention the registry's comment states. */
 export function endpointModule(route: RouteId): string {
   return `lambdas/core/endpoints/${route}.ts`;
 }
 
+/** A dashboard route's module, relative to PROJECT_ROOT (dashboard-routes.ts states the convention). */
+export function dashboardModule(route: DashboardRouteId): string {
+  return `lambdas/core/dashboard/${route}.ts`;
+}
+
 function isRoute(name: FunctionName): name is RouteId {
   return ROUTES.some((route) => route.id === name);
 }
 
-/** The file esbuild starts from: the shared endpoint entry for a route, the function's own entry otherwise. */
+function isDashboardRoute(name: FunctionName): name is DashboardRouteId {
+  return DASHBOARD_ROUTES.some((route) => route.id === name);
+}
+
+/** The file esbuild starts from: a registry's shared entry for its routes, the function's own entry otherwise. */
 export function functionEntry(name: FunctionName): string {
-  return join(PROJECT_ROOT, 'lambdas', isRoute(name) ? 'endpoint' : name, 'handler.ts');
+  const folder = isRoute(name) ? 'endpoint' : isDashboardRoute(name) ? 'dashboard' : name;
+  return join(PROJECT_ROOT, 'lambdas', folder, 'handler.ts');
 }
 
 /** Module aliases of one function's bundle: the shared ones, and a route's own endpoint module. */
 export function functionAliases(name: FunctionName): Record<string, string> {
-  return isRoute(name)
-    ? { ...BUNDLE_OPTIONS.alias, [ROUTE_ENDPOINT_SPECIFIER]: `./${endpointModule(name)}` }
-    : { ...BUNDLE_OPTIONS.alias };
+  if (isRoute(name)) return { ...BUNDLE_OPTIONS.alias, [ROUTE_ENDPOINT_SPECIFIER]: `./${endpointModule(name)}` };
+  if (isDashboardRoute(name)) {
+    return { ...BUNDLE_OPTIONS.alias, [DASHBOARD_ENDPOINT_SPECIFIER]: `./${dashboardModule(name)}` };
+  }
+  return { ...BUNDLE_OPTIONS.alias };
 }
 
 export const BUNDLE_OPTIONS = {

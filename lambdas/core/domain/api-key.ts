@@ -58,3 +58,30 @@ export function isWellFormedApiKey(key: string): boolean {
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
+
+/**
+ * The part of a key that may be shown after creation, so a person can tell their keys apart: the prefix and the
+ * first four random characters. What stays secret (28 random characters, about 166 bits) is still far beyond guessing.
+ */
+export const KEY_DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 4;
+
+export function displayPrefix(key: string): string {
+  return key.slice(0, KEY_DISPLAY_PREFIX_LENGTH);
+}
+
+/** Random characters of an account or key id (`acc_…`, `key_…`). */
+export const ACCOUNT_ID_RANDOM_LENGTH = 16;
+
+/**
+ * The account id of a person who signed up in the dashboard, derived from their Cognito `sub`: the same person
+ * always reaches the same account without a lookup item, and two first requests racing create one account.
+ */
+export function accountIdForOwner(sub: string): string {
+  const digest = createHash('sha256').update(`owner:${sub}`, 'utf8').digest();
+  let id = '';
+  for (const byte of digest) {
+    if (id.length === ACCOUNT_ID_RANDOM_LENGTH) break;
+    id += BASE62[byte % 62];
+  }
+  return `acc_${id}`;
+}

@@ -19,11 +19,21 @@ export const ERROR_CATALOG = {
     message: 'API keys must not be sent in the URL; send the key in the X-API-Key header only.',
   },
   'missing-api-key': { status: 401, message: 'The X-API-Key header is missing.' },
+  // The account dashboard's API (/api): people sign in with Cognito; these codes are its own.
+  unauthenticated: { status: 401, message: 'Sign in again: the session is missing, expired or not valid.' },
   'invalid-api-key': { status: 401, message: 'The API key is not valid.' },
   'account-inactive': { status: 403, message: 'The account of this API key is not active.' },
+  'email-not-verified': {
+    status: 403,
+    message: 'Verify your e-mail address before using the account dashboard.',
+  },
   'plan-upgrade-required': { status: 403, message: 'Your plan does not include this data; upgrade to access it.' },
   'no-data-available': { status: 404, message: 'No rate is available for this pair on that date.' },
   'not-found': { status: 404, message: 'No such endpoint.' },
+  'key-limit-reached': {
+    status: 409,
+    message: 'Your plan allows no more active keys; revoke one, or ask for a plan with more.',
+  },
   'unsupported-currency': { status: 422, message: 'The currency is not supported.' },
   'unsupported-locale': { status: 422, message: "The locale must be 'en' or 'de'." },
   'rate-limit-exceeded': {
@@ -112,6 +122,16 @@ export class NoDataAvailableError extends ApiError {
 export class NotFoundError extends ApiError {
   constructor() {
     super('not-found');
+  }
+}
+
+/** A 429 whose wait is known: the response carries it as Retry-After. */
+export class RetryLaterError extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate-limit-exceeded', message);
   }
 }
 

@@ -77,3 +77,17 @@ export function resolveLimits(plan: PlanId, overrides: LimitOverrides = {}): Pla
     overflowPercent: overflowAllowed ? (overrides.overflowPercent ?? defaults.overflowPercent) : 0,
   };
 }
+
+/** What the plans cost and add, as the specification's plan table offers them; the dashboard's plans page. */
+export interface PlanOffer {
+  priceEurPerMonth: number;
+  /** The historical data column of the plan table, in words. */
+  history: string;
+  extras: string | null;
+}
+
+export const PLAN_OFFERS: Readonly<Record<PlanId, PlanOffer>> = {
+  free: { priceEurPerMonth: 0, history: 'none', extras: null },
+  pro: { priceEurPerMonth: 10, history: '1 year back', extras: 'priority support' },
+  business: { priceEurPerMonth: 30, history: 'full, since 1999', extras: 'an SLA and dedicated support' },
+};

@@ -86,6 +86,38 @@ export function minuteOfMonth(at: Instant): number {
   return Math.floor((ms - monthStartMs(ms)) / MINUTE_MS);
 }
 
+/** Day of the UTC month, 1 to 31: names the day's counters inside one usage item. */
+export function dayOfMonth(at: Instant): number {
+  return new Date(toMs(at)).getUTCDate();
+}
+
+/** Requests of one day of the month, as the dashboard's chart shows them. */
+export interface DayUsage {
+  date: string;
+  /** Admitted requests, those that count toward the month and those that do not (GET /v1/quota). */
+  requests: number;
+  /** Requests refused by the minute or month limit. */
+  refused: number;
+}
+
+/** One entry per day from the 1st of `at`'s month to its day, from counts by day of month (missing is 0). */
+export function dailyUsage(
+  at: Instant,
+  admittedByDay: ReadonlyMap<number, number>,
+  refusedByDay: ReadonlyMap<number, number>,
+): DayUsage[] {
+  const month = monthKey(at);
+  const days: DayUsage[] = [];
+  for (let day = 1; day <= dayOfMonth(at); day++) {
+    days.push({
+      date: `${month}-${pad(day)}`,
+      requests: admittedByDay.get(day) ?? 0,
+      refused: refusedByDay.get(day) ?? 0,
+    });
+  }
+  return days;
+}
+
 /** Seconds until the minute window resets: 1 to 60. */
 export function secondsUntilMinuteReset(at: Instant): number {
   const ms = toMs(at);

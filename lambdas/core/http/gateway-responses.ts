@@ -86,6 +86,24 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
   { type: 'DEFAULT_5XX', template: envelope('internal-error') },
 ];
 
+/**
+ * The dashboard API's gateway responses (its own REST API, so its own table): the public rows, except where the
+ * Cognito authorizer refuses. It answers UNAUTHORIZED for a missing, expired or forged token alike, and a token
+ * that verifies but lacks what a method requires is ACCESS_DENIED; both are `unauthenticated` to the page, which
+ * then asks the person to sign in again. Bodies are JSON here (POST /api/keys), so a refused body is named.
+ */
+export const DASHBOARD_GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = GATEWAY_RESPONSES.map((row) => {
+  switch (row.type) {
+    case 'UNAUTHORIZED':
+    case 'ACCESS_DENIED':
+      return { type: row.type, status: 401, template: envelope('unauthenticated') };
+    case 'BAD_REQUEST_BODY':
+      return { ...row, template: envelope('invalid-parameter', 'The request body is not valid.', 'body') };
+    default:
+      return row;
+  }
+});
+
 /** Headers of every gateway response; values are API Gateway mapping expressions. */
 export const GATEWAY_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': "'application/json; charset=utf-8'",
@@ -98,8 +116,11 @@ export function gatewayResponseHeaders(definition: GatewayResponseDefinition): R
   return { ...GATEWAY_RESPONSE_HEADERS, ...definition.headers };
 }
 
-export function gatewayResponse(type: GatewayResponseType): GatewayResponseDefinition {
-  const found = GATEWAY_RESPONSES.find((r) => r.type === type);
+export function gatewayResponse(
+  type: GatewayResponseType,
+  table: readonly GatewayResponseDefinition[] = GATEWAY_RESPONSES,
+): GatewayResponseDefinition {
+  const found = table.find((r) => r.type === type);
   if (!found) throw new Error(`no gateway response ${type}`);
   return found;
 }

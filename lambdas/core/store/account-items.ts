@@ -13,6 +13,8 @@ export interface Account {
   status: AccountStatus;
   verified: boolean;
   email?: string;
+  /** The Cognito `sub` of the person who signed up for the account in the dashboard; none for operator-made ones. */
+  owner?: string;
   overrides: LimitOverrides;
   /** Keys created and not revoked; the counter that enforces the plan's key limit. */
   activeKeys: number;
@@ -25,6 +27,8 @@ export interface ApiKeyRecord {
   name: string;
   createdAt: string;
   revokedAt?: string;
+  /** The key's first characters, which are not secret (displayPrefix); absent on keys made before it was kept. */
+  prefix?: string;
 }
 
 export interface StoredOverrides {
@@ -108,6 +112,8 @@ export function accountFromItem(item: Item): Account {
   };
   const email = optional('account', item, 'email', STRING);
   if (email !== undefined) account.email = email;
+  const owner = optional('account', item, 'owner', STRING);
+  if (owner !== undefined) account.owner = owner;
   return account;
 }
 
@@ -120,6 +126,8 @@ export function keyFromItem(item: Item): ApiKeyRecord {
   };
   const revokedAt = optional('key', item, 'revoked_at', STRING);
   if (revokedAt !== undefined) record.revokedAt = revokedAt;
+  const prefix = optional('key', item, 'key_prefix', STRING);
+  if (prefix !== undefined) record.prefix = prefix;
   return record;
 }
 

@@ -7,7 +7,15 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
-import { generateApiKey, hashApiKey, type RandomBytes, randomBase62 } from '../domain/api-key';
+import {
+  ACCOUNT_ID_RANDOM_LENGTH,
+  accountIdForOwner,
+  displayPrefix,
+  generateApiKey,
+  hashApiKey,
+  type RandomBytes,
+  randomBase62,
+} from '../domain/api-key';
 import { formatTimestamp } from '../domain/dates';
 import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
 import {
@@ -46,6 +54,22 @@ export interface CreateAccountInput {
   accountId?: string;
 }
 
+/** The person behind a dashboard account, as their verified Cognito ID token names them. */
+export interface AccountOwner {
+  sub: string;
+  email: string;
+}
+
+/** At most `max` key creations per `windowMs` for one account (the dashboard's limit; the admin CLI has none). */
+export interface KeyCreationLimit {
+  max: number;
+  windowMs: number;
+}
+
+export interface CreateKeyOptions {
+  creationLimit?: KeyCreationLimit;
+}
+
 export interface AccountsStoreDeps {
   clock: () => Date;
   randomBytes: RandomBytes;
@@ -53,7 +77,6 @@ export interface AccountsStoreDeps {
 }
 
 export const DEFAULT_KEY_NAME = 'default';
-const ID_RANDOM_LENGTH = 16;
 const KEY_INDEX_BY_ACCOUNT = 'keys-by-account';
 const KEY_INDEX_BY_ID = 'keys-by-id';
 
@@ -111,6 +134,21 @@ export const UnknownKeyError = refusal(
   'unknown-key',
   (keyId: string) => `Key '${printable(keyId)}' does not exist.`,
 );
+/** Too many keys created lately; `retryAfterSeconds` says when the window that refused it ends. */
+export class KeyCreationLimitedError extends AccountsError {
+  constructor(
+    readonly max: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    super(
+      'key-creation-limited',
+      `At most ${max} keys can be created in one hour; try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
+    );
+    this.name = 'KeyCreationLimitedError';
+  }
+}
+
 export const InvalidAccountInputError = refusal(
   'InvalidAccountInputError',
   'invalid-input',
@@ -169,6 +207,15 @@ function firstIssue(error: z.core.$ZodError): string {
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
+/** `key_creations` = window × this + count; the count never reaches it (KeyCreationLimit.max is far lower). */
+const CREATION_WINDOW_FACTOR = 1_000_000;
+
+/** An account found under a person's derived id must be theirs; anything else is a fault, never a login. */
+function checkOwner(account: Account, owner: AccountOwner): Account {
+  if (account.owner !== owner.sub) throw new Error(`account ${account.accountId} belongs to another owner`);
+  return account;
+}
+
 /** Plans with a key limit, each becoming one clause of the reservation condition. */
 const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
   const max = PLANS[plan].maxActiveKeys;
@@ -194,7 +241,7 @@ export class AccountsStore extends AccountsReadStore {
     super(client, tableName);
     this.newId =
       deps.newId ??
-      ((kind) => `${kind === 'account' ? 'acc' : 'key'}_${randomBase62(ID_RANDOM_LENGTH, deps.randomBytes)}`);
+      ((kind) => `${kind === 'account' ? 'acc' : 'key'}_${randomBase62(ACCOUNT_ID_RANDOM_LENGTH, deps.randomBytes)}`);
   }
 
   async createAccount(input: CreateAccountInput): Promise<Account> {
@@ -241,6 +288,52 @@ export class AccountsStore extends AccountsReadStore {
     const account = await this.findAccount(accountId, { consistent: true });
     if (!account) throw new UnknownAccountError(accountId);
     return account;
+  }
+
+  /**
+   * The account of a person signed in to the dashboard, created on their first request: a new account is on Free
+   * and verified, since only a verified e-mail address gets a token. Its id is derived from the person's `sub`,
+   * so concurrent first requests race on one conditional put and all get the same account.
+   */
+  async provisionOwnedAccount(owner: AccountOwner): Promise<Account> {
+    const accountId = accountIdForOwner(owner.sub);
+    const existing = await this.findAccount(accountId, { consistent: true });
+    if (existing) return checkOwner(existing, owner);
+    const account: Account = {
+      accountId,
+      plan: 'free',
+      status: 'active',
+      verified: true,
+      email: owner.email,
+      owner: owner.sub,
+      overrides: {},
+      activeKeys: 0,
+      createdAt: formatTimestamp(this.deps.clock()),
+    };
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            pk: accountKey(accountId),
+            account_id: accountId,
+            plan: account.plan,
+            status: account.status,
+            verified: true,
+            email: owner.email,
+            owner: owner.sub,
+            overrides: {},
+            active_keys: 0,
+            created_at: account.createdAt,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return account;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return checkOwner(await this.getAccount(accountId), owner);
+    }
   }
 
   async setStatus(accountId: string, status: AccountStatus): Promise<Account> {
@@ -295,9 +388,14 @@ export class AccountsStore extends AccountsReadStore {
    * update whose condition carries every plan's key limit, so it is exact under concurrency and against a plan
    * change racing it; a failed key write gives the slot back.
    */
-  async createKey(accountId: string, name: string = DEFAULT_KEY_NAME): Promise<CreatedKey> {
+  async createKey(
+    accountId: string,
+    name: string = DEFAULT_KEY_NAME,
+    options: CreateKeyOptions = {},
+  ): Promise<CreatedKey> {
     const parsedName = inputSchemas().KeyNameSchema.safeParse(name);
     if (!parsedName.success) throw new InvalidAccountInputError(firstIssue(parsedName.error));
+    if (options.creationLimit) await this.countKeyCreation(accountId, options.creationLimit);
     await this.reserveKeySlot(accountId);
     try {
       return await this.putNewKey(accountId, parsedName.data);
@@ -305,6 +403,47 @@ export class AccountsStore extends AccountsReadStore {
       await this.releaseKeySlot(accountId).catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Counts one creation against the account's window. `key_creations` holds window × 10^6 + count, so one number
+   * says both which window the count belongs to and the count: the first write of a window replaces a number below
+   * the window's floor, later ones add 1 below its cap, and each is one atomic conditional update. An attempt that
+   * the key limit then refuses still counts: the limit is on attempts.
+   */
+  private async countKeyCreation(accountId: string, limit: KeyCreationLimit): Promise<void> {
+    const now = this.deps.clock().getTime();
+    const window = Math.floor(now / limit.windowMs);
+    const floor = window * CREATION_WINDOW_FACTOR;
+    const attempts = [
+      {
+        UpdateExpression: 'SET #kc = #kc + :one',
+        ConditionExpression: 'attribute_exists(pk) AND #kc >= :floor AND #kc < :cap',
+        ExpressionAttributeValues: { ':one': 1, ':floor': floor, ':cap': floor + limit.max },
+      },
+      {
+        UpdateExpression: 'SET #kc = :first',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#kc) OR #kc < :floor)',
+        ExpressionAttributeValues: { ':first': floor + 1, ':floor': floor },
+      },
+    ];
+    for (const attempt of attempts) {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: accountKey(accountId) },
+            ExpressionAttributeNames: { '#kc': 'key_creations' },
+            ...attempt,
+          }),
+        );
+        return;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    }
+    if (!(await this.findAccount(accountId, { consistent: true }))) throw new UnknownAccountError(accountId);
+    throw new KeyCreationLimitedError(limit.max, Math.ceil(((window + 1) * limit.windowMs - now) / 1000));
   }
 
   private async reserveKeySlot(accountId: string): Promise<void> {
@@ -372,7 +511,13 @@ export class AccountsStore extends AccountsReadStore {
     for (let attempt = 1; ; attempt++) {
       const key = generateApiKey(this.deps.randomBytes);
       const keyId = this.newId('key');
-      const record: ApiKeyRecord = { keyId, accountId, name, createdAt: formatTimestamp(this.deps.clock()) };
+      const record: ApiKeyRecord = {
+        keyId,
+        accountId,
+        name,
+        createdAt: formatTimestamp(this.deps.clock()),
+        prefix: displayPrefix(key),
+      };
       try {
         await this.client.send(
           new PutCommand({
@@ -383,6 +528,7 @@ export class AccountsStore extends AccountsReadStore {
               key_account_id: accountId,
               name,
               created_at: record.createdAt,
+              key_prefix: record.prefix,
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
@@ -415,7 +561,7 @@ export class AccountsStore extends AccountsReadStore {
    * Revoking is idempotent: a second revoke of the same key changes nothing, keeps the first `revokedAt`, and
    * reports `alreadyRevoked`. Only the revoke that sets `revoked_at` gives the account's key slot back.
    */
-  async revokeKey(keyId: string): Promise<RevokeResult> {
+  async revokeKey(keyId: string, options: { accountId?: string } = {}): Promise<RevokeResult> {
     const items = await this.queryAll({
       TableName: this.tableName,
       IndexName: KEY_INDEX_BY_ID,
@@ -425,6 +571,8 @@ export class AccountsStore extends AccountsReadStore {
     const item = items[0];
     if (!item || typeof item.pk !== 'string') throw new UnknownKeyError(keyId);
     const known = keyFromItem(item);
+    // Another account's key is answered exactly as a key that does not exist.
+    if (options.accountId !== undefined && known.accountId !== options.accountId) throw new UnknownKeyError(keyId);
     let revoked: Record<string, unknown> | undefined;
     try {
       const out = await this.client.send(

@@ -3,6 +3,7 @@ import { type AttributeValue, type DynamoDBClient, GetItemCommand, UpdateItemCom
 import { type Clock, systemClock } from '../domain/dates';
 import type { PlanLimits } from '../domain/plans';
 import {
+  dayOfMonth,
   decideAdmission,
   effectiveLimit,
   type Instant,
@@ -22,6 +23,8 @@ import { ACCOUNTS_TABLE, usageKey } from './tables';
  *
  * - `month_count`: requests admitted this month that count toward it;
  * - `m<minute>`: requests admitted in that minute of the month (`minuteOfMonth`), every admitted request;
+ * - `d<day>`: requests admitted on that day of the month (1 to 31), every admitted request, for the dashboard;
+ * - `x<day>`: requests refused on that day by the minute or month limit;
  * - `r0`…`r15`: digests of recent request ids, one slot per digest, so a retried write is recognised;
  * - `expires_at`: TTL, epoch seconds, three months after the month ends.
  *
@@ -37,6 +40,11 @@ import { ACCOUNTS_TABLE, usageKey } from './tables';
  * of the same account whose digest falls into the same slot (1 in 16) was written between the two attempts; so
  * with k writes in between it is counted once with probability (15/16)^k, and never more than the SDK's attempts
  * (3 by default). Without a request id there is no such protection.
+ *
+ * The day's counter rides on the admission write (`ADD d<day> :1`), so counting per day adds no operation to an
+ * admitted request. A refusal writes nothing in its conditional write, so counting it takes one more, unconditional
+ * write (`ADD x<day> :1`) on the refused path only. A full month of days and refusals adds about 400 bytes, so the
+ * item stays within one write capacity unit.
  */
 const MONTH_COUNT = 'month_count';
 const EXPIRES_AT = ACCOUNTS_TABLE.ttlAttribute ?? 'expires_at';
@@ -46,7 +54,12 @@ const RETENTION_MONTHS_AFTER_END = 3;
 /** A conditional refusal whose reason the stored counts do not show is retried; this bounds the retries. */
 const MAX_ATTEMPTS = 3;
 
+const DAY_ATTRIBUTE = /^d(\d+)$/;
+const REFUSED_ATTRIBUTE = /^x(\d+)$/;
+
 const minuteAttribute = (minute: number): string => `m${minute}`;
+const dayAttribute = (day: number): string => `d${day}`;
+const refusedAttribute = (day: number): string => `x${day}`;
 
 export interface AdmitInput {
   accountId: string;
@@ -59,7 +72,7 @@ export interface AdmitInput {
 
 export interface UsageStoreDeps {
   clock: Clock;
-  /** Told when removing stale minute counters fails; admission is not affected by such a failure. */
+  /** Told when removing stale minute counters or counting a refusal fails; the verdict is not affected by it. */
   onCleanupError?: (error: unknown) => void;
 }
 
@@ -86,8 +99,16 @@ function requestSlot(requestId: string): { attribute: string; digest: string } {
   return { attribute: `r${(hash[0] ?? 0) % REQUEST_SLOTS}`, digest: hash.subarray(1, 10).toString('base64url') };
 }
 
+/** The month's counts as the dashboard shows them. */
+export interface MonthUsage {
+  monthUsed: number;
+  admittedByDay: Map<number, number>;
+  refusedByDay: Map<number, number>;
+}
+
 interface AdmissionParts {
   minute: number;
+  day: number;
   minuteLimit: number;
   monthLimit: number;
   countsTowardMonth: boolean;
@@ -101,13 +122,17 @@ interface AdmissionParts {
  * is false, so both mean the same, and the flat form costs the local server's embedded store a fifth as much to parse.
  */
 function admissionExpression(parts: AdmissionParts) {
-  const names: Record<string, string> = { '#m': minuteAttribute(parts.minute), '#x': EXPIRES_AT };
+  const names: Record<string, string> = {
+    '#m': minuteAttribute(parts.minute),
+    '#d': dayAttribute(parts.day),
+    '#x': EXPIRES_AT,
+  };
   const values: Record<string, AttributeValue> = {
     ':one': { N: '1' },
     ':ml': { N: String(parts.minuteLimit) },
     ':x': { N: String(parts.expiresAt) },
   };
-  const add = ['#m :one'];
+  const add = ['#m :one', '#d :one'];
   const set = ['#x = :x'];
   const conditions = ['NOT #m >= :ml'];
   let remove = '';
@@ -167,19 +192,26 @@ export class UsageStore {
       monthUsed: count(item, MONTH_COUNT),
     });
 
+    const refused = async (verdict: MeterVerdict, counts: UsageCounts): Promise<MeterState> => {
+      if (verdict !== 'admitted') await this.countRefusal(pk, at);
+      return state(verdict, counts);
+    };
+
     // A limit of 0 blocks the account; the write's "counter absent" branch would admit, so decide from a read.
     if (limits.minuteLimit <= 0 || (input.countsTowardMonth && limits.monthLimit <= 0)) {
       const counts = countsOf(await this.read(pk, [minuteAttribute(minute), MONTH_COUNT]));
-      return state(decideAdmission(counts, limits, input.countsTowardMonth), counts);
+      return refused(decideAdmission(counts, limits, input.countsTowardMonth), counts);
     }
 
     const slot = input.requestId === undefined ? undefined : requestSlot(input.requestId);
+    const expiresAt = Math.floor(monthStartMs(at, 1 + RETENTION_MONTHS_AFTER_END) / 1000);
     const expression = admissionExpression({
       minute,
+      day: dayOfMonth(at),
       ...limits,
       countsTowardMonth: input.countsTowardMonth,
       slot,
-      expiresAt: Math.floor(monthStartMs(at, 1 + RETENTION_MONTHS_AFTER_END) / 1000),
+      expiresAt,
     });
 
     for (let attempt = 1; ; attempt++) {
@@ -208,7 +240,7 @@ export class UsageStore {
       if (slot && old?.[slot.attribute] === slot.digest) return state('admitted', countsOf(old));
       const counts = countsOf(old);
       const verdict = decideAdmission(counts, limits, input.countsTowardMonth);
-      if (verdict !== 'admitted') return state(verdict, counts);
+      if (verdict !== 'admitted') return refused(verdict, counts);
       if (attempt >= MAX_ATTEMPTS) {
         throw new Error('usage write was refused although the stored counts leave room');
       }
@@ -237,6 +269,54 @@ export class UsageStore {
   /** Requests counted toward the month of `now` (the store's clock when omitted). */
   async getMonthUsed(accountId: string, now: Instant = this.deps.clock()): Promise<number> {
     return count(await this.read(usageKey(accountId, monthKey(now)), [MONTH_COUNT]), MONTH_COUNT);
+  }
+
+  /** The month of `now`: its count and its requests and refusals per day. One read. */
+  async monthUsage(accountId: string, now: Instant = this.deps.clock()): Promise<MonthUsage> {
+    const out = await this.client.send(
+      new GetItemCommand({
+        TableName: this.tableName,
+        Key: { pk: { S: usageKey(accountId, monthKey(now)) } },
+        ConsistentRead: true,
+      }),
+    );
+    const item = unmarshallCounts(out.Item) ?? {};
+    const byDay = (pattern: RegExp): Map<number, number> => {
+      const counts = new Map<number, number>();
+      for (const name of Object.keys(item)) {
+        const m = pattern.exec(name);
+        if (m) counts.set(Number(m[1]), count(item, name));
+      }
+      return counts;
+    };
+    return {
+      monthUsed: count(item, MONTH_COUNT),
+      admittedByDay: byDay(DAY_ATTRIBUTE),
+      refusedByDay: byDay(REFUSED_ATTRIBUTE),
+    };
+  }
+
+  /**
+   * Counts a refusal on its day. The refusal is the answer whatever happens here, so a failure is reported to
+   * `onCleanupError` and never turns a 429 into a 5xx.
+   */
+  private async countRefusal(pk: string, at: number): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { pk: { S: pk } },
+          UpdateExpression: 'ADD #day :one SET #x = if_not_exists(#x, :x)',
+          ExpressionAttributeNames: { '#day': refusedAttribute(dayOfMonth(at)), '#x': EXPIRES_AT },
+          ExpressionAttributeValues: {
+            ':one': { N: '1' },
+            ':x': { N: String(Math.floor(monthStartMs(at, 1 + RETENTION_MONTHS_AFTER_END) / 1000)) },
+          },
+        }),
+      );
+    } catch (error) {
+      this.deps.onCleanupError?.(error);
+    }
   }
 
   private async read(pk: string, attributes: string[]): Promise<Stored | undefined> {

@@ -35,6 +35,13 @@ const CONTRACT_ERRORS: Record<string, number> = {
   'service-unavailable': 503,
 };
 
+/** Codes only the account dashboard's API answers (issue 15), beyond the contract's table. */
+const DASHBOARD_ERRORS: Record<string, number> = {
+  unauthenticated: 401,
+  'email-not-verified': 403,
+  'key-limit-reached': 409,
+};
+
 /** One human sentence: a capital first, one full stop at the end, no sentence break, no line break. */
 function isOneSentence(message: string): boolean {
   return /^[A-Z'][^\n\r]*\.$/.test(message) && !/[.!?] [A-Z]/.test(message.slice(0, -1));
@@ -44,9 +51,9 @@ function isOneSentence(message: string): boolean {
 const PRINTABLE = /^[\x20-\x7e…]*$/;
 
 describe('ERROR_CATALOG', () => {
-  it('has exactly the codes and statuses of the contract table', () => {
+  it("has exactly the codes and statuses of the contract table, plus the dashboard's own", () => {
     const catalog = Object.fromEntries(Object.entries(ERROR_CATALOG).map(([code, entry]) => [code, entry.status]));
-    expect(catalog).toEqual(CONTRACT_ERRORS);
+    expect(catalog).toEqual({ ...CONTRACT_ERRORS, ...DASHBOARD_ERRORS });
   });
 
   it('uses kebab-case codes', () => {

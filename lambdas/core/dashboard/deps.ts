@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { type Clock, systemClock } from '../domain/dates';
+import { optionalEnv, requireEnv } from '../env';
+import { AccountsStore, type KeyCreationLimit } from '../store/accounts-store';
+import { documentClient, meteringClient } from '../store/clients';
+import { ACCOUNTS_TABLE } from '../store/tables';
+import { UsageStore } from '../store/usage-store';
+
+/** Where customers ask for a plan change: an e-mail address or a URL the operator configures; none when unset. */
+export const UPGRADE_CONTACT_ENV = 'UPGRADE_CONTACT';
+
+/** The dashboard's limit on key creation per account, against a stolen session minting keys in a loop. */
+export const KEY_CREATION_LIMIT: KeyCreationLimit = { max: 10, windowMs: 60 * 60 * 1000 };
+
+export interface DashboardDeps {
+  accounts: AccountsStore;
+  usage: UsageStore;
+  clock: Clock;
+  /** `mailto:` or `https:` link, or null. */
+  contact: string | null;
+  keyCreationLimit: KeyCreationLimit;
+}
+
+/** An operator's contact as a link: an e-mail address becomes `mailto:`, a URL stays; anything else is refused. */
+export function contactLink(value: string | undefined): string | null {
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (/^https:\/\/[^\s]+$/.test(text)) return text;
+  if (/^(mailto:)?[^\s@:/]+@[^\s@:/]+\.[^\s@:/]+$/.test(text))
+    return text.startsWith('mailto:') ? text : `mailto:${text}`;
+  throw new Error(`${UPGRADE_CONTACT_ENV} must be an e-mail address or an https:// URL`);
+}
+
+let shared: DashboardDeps | undefined;
+
+/** The module-scope dependencies of a dashboard function. */
+export function lambdaDashboardDeps(): DashboardDeps {
+  if (!shared) {
+    const table = requireEnv(ACCOUNTS_TABLE.envVar);
+    shared = {
+      accounts: new AccountsStore(documentClient(), table, { clock: systemClock, randomBytes: (n) => randomBytes(n) }),
+      usage: new UsageStore(meteringClient(), table, { clock: systemClock }),
+      clock: systemClock,
+      contact: contactLink(optionalEnv(UPGRADE_CONTACT_ENV, '')),
+      keyCreationLimit: KEY_CREATION_LIMIT,
+    };
+  }
+  return shared;
+}

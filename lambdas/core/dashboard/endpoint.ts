@@ -1,0 +1,26 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { DashboardRouteId } from '../http/dashboard-routes';
+import type { HttpResponse } from '../http/responses';
+import type { AccountOwner } from '../store/accounts-store';
+
+/** What a dashboard route's function receives: the request, and the person its verified token names. */
+export interface DashboardRequest {
+  event: APIGatewayProxyEvent;
+  owner: AccountOwner;
+}
+
+export type DashboardEndpoint = (request: DashboardRequest) => Promise<HttpResponse>;
+
+/**
+ * What a dashboard module (`lambdas/core/dashboard/<route id>.ts`) exports as `endpoint`: built with `lambdaDeps()`
+ * in its function (lambdas/dashboard/handler.ts), with the local server's stores in `npm start`.
+ */
+export interface DashboardEndpointModule<Deps> {
+  route: DashboardRouteId;
+  create(deps: Deps): DashboardEndpoint;
+  lambdaDeps(): Deps;
+}
+
+export function defineDashboardEndpoint<Deps>(module: DashboardEndpointModule<Deps>): DashboardEndpointModule<Deps> {
+  return module;
+}

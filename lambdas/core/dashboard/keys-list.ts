@@ -1,0 +1,28 @@
+import { PLANS } from '../domain/plans';
+import { type DashboardDeps, lambdaDashboardDeps } from './deps';
+import { defineDashboardEndpoint } from './endpoint';
+import { cannotCreateReason } from './errors';
+import { dashboardResponse, keyView } from './views';
+
+/** GET /api/keys: every key of the account, oldest first, with whether another can be created and why not. */
+export const endpoint = defineDashboardEndpoint<DashboardDeps>({
+  route: 'keys-list',
+  lambdaDeps: lambdaDashboardDeps,
+  create:
+    (deps) =>
+    async ({ owner }) => {
+      const account = await deps.accounts.provisionOwnedAccount(owner);
+      const keys = await deps.accounts.listKeys(account.accountId);
+      const reason = cannotCreateReason(account);
+      return dashboardResponse(
+        {
+          keys: keys.map(keyView),
+          active: account.activeKeys,
+          max_active: PLANS[account.plan].maxActiveKeys,
+          can_create: reason === undefined,
+          ...(reason === undefined ? {} : { cannot_create_reason: reason }),
+        },
+        deps.clock(),
+      );
+    },
+});

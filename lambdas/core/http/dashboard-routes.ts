@@ -1,0 +1,143 @@
+/**
+ * The account dashboard's API: the routes the dashboard page calls with a person's Cognito ID token, never with an
+ * API key. A registry of its own beside the public one (routes.ts) because it is a different API: on AWS its own
+ * REST API (stage `api`, behind the page's CloudFront distribution), with a Cognito authorizer and its own gateway
+ * responses. Everything else is derived from an entry as for the public routes: the CDK methods, each function's
+ * bundle and table grants (lib/bundling.ts, lib/dashboard-api.ts), the local gateway's wiring and the OpenAPI
+ * document. Plain data with no imports.
+ *
+ * Adding a route: one entry here, its module `lambdas/core/dashboard/<id>.ts` exporting `endpoint`, its tests.
+ */
+export type DashboardRouteId = 'account' | 'keys-list' | 'keys-create' | 'keys-revoke' | 'plans';
+
+/** DynamoDB actions a dashboard function may use on the accounts table itself. */
+export type AccountsTableAction = 'GetItem' | 'PutItem' | 'UpdateItem';
+
+/** The accounts table's indexes, which a function may query. */
+export type AccountsIndex = 'keys-by-account' | 'keys-by-id';
+
+export interface DashboardRouteDefinition {
+  id: DashboardRouteId;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Resource path below the stage (`/api`), in API Gateway syntax. */
+  path: string;
+  /** One line for the API reference. */
+  summary: string;
+  /** Status of a success. */
+  successStatus: 200 | 201;
+  /** Whether the route reads a JSON body. */
+  body: boolean;
+  /**
+   * What the function may do on the accounts table. Every route may create the signed-in person's account on
+   * their first request (GetItem, PutItem), so no route depends on the page calling another first.
+   */
+  accountsTable: readonly AccountsTableAction[];
+  accountsIndexes: readonly AccountsIndex[];
+}
+
+/** The dashboard API's stage, and the path the page's distribution forwards to it. */
+export const DASHBOARD_BASE_PATH = '/api';
+
+/** The request header that carries the ID token, as API Gateway's Cognito authorizer reads it. */
+export const DASHBOARD_TOKEN_HEADER = 'Authorization';
+
+/** Every dashboard response is about one person's account: never stored by a cache. */
+export const DASHBOARD_CACHE_CONTROL = 'no-store';
+
+/** The largest JSON body a dashboard route reads; larger bodies are refused before any parsing. */
+export const DASHBOARD_MAX_BODY_BYTES = 4096;
+
+export const DASHBOARD_ROUTES: readonly DashboardRouteDefinition[] = [
+  {
+    id: 'account',
+    method: 'GET',
+    path: '/account',
+    summary: "The signed-in person's account: plan, this month's quota and requests per day",
+    successStatus: 200,
+    body: false,
+    accountsTable: ['GetItem', 'PutItem'],
+    accountsIndexes: [],
+  },
+  {
+    id: 'keys-list',
+    method: 'GET',
+    path: '/keys',
+    summary: "The account's API keys, revoked ones included, without their secret part",
+    successStatus: 200,
+    body: false,
+    accountsTable: ['GetItem', 'PutItem'],
+    accountsIndexes: ['keys-by-account'],
+  },
+  {
+    id: 'keys-create',
+    method: 'POST',
+    path: '/keys',
+    summary: 'Creates a named API key; the full key is in this response and never again',
+    successStatus: 201,
+    body: true,
+    accountsTable: ['GetItem', 'PutItem', 'UpdateItem'],
+    accountsIndexes: [],
+  },
+  {
+    id: 'keys-revoke',
+    method: 'DELETE',
+    path: '/keys/{keyId}',
+    summary: 'Revokes one of the account’s keys; the public API refuses it within 60 seconds',
+    successStatus: 200,
+    body: false,
+    accountsTable: ['GetItem', 'PutItem', 'UpdateItem'],
+    accountsIndexes: ['keys-by-id'],
+  },
+  {
+    id: 'plans',
+    method: 'GET',
+    path: '/plans',
+    summary: 'The plans on offer, the current one, and whom to ask for a change',
+    successStatus: 200,
+    body: false,
+    accountsTable: ['GetItem', 'PutItem'],
+    accountsIndexes: [],
+  },
+];
+
+export interface DashboardRouteMatch {
+  route: DashboardRouteDefinition;
+  pathParameters: Record<string, string>;
+}
+
+const compiled = /* @__PURE__ */ DASHBOARD_ROUTES.map((route) => {
+  const names: string[] = [];
+  const pattern = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { route, names, regex: new RegExp(`^${pattern}$`) };
+});
+
+/**
+ * The route of a method and resource path (below `/api`), path parameters URL-decoded; undefined when none
+ * matches, which API Gateway answers as an unknown resource.
+ */
+export function matchDashboardRoute(method: string, resourcePath: string): DashboardRouteMatch | undefined {
+  for (const { route, names, regex } of compiled) {
+    if (route.method !== method) continue;
+    const m = regex.exec(resourcePath);
+    if (!m) continue;
+    const pathParameters: Record<string, string> = {};
+    try {
+      names.forEach((name, i) => {
+        pathParameters[name] = decodeURIComponent(m[i + 1] ?? '');
+      });
+    } catch {
+      continue;
+    }
+    return { route, pathParameters };
+  }
+  return undefined;
+}
+
+export function dashboardRouteById(id: DashboardRouteId): DashboardRouteDefinition {
+  const route = DASHBOARD_ROUTES.find((r) => r.id === id);
+  if (!route) throw new Error(`unknown dashboard route ${id}`);
+  return route;
+}
