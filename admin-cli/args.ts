@@ -15,6 +15,7 @@ export class UsageError extends Error {
 
 export type AdminCommand =
   | { kind: 'account-create'; input: CreateAccountInput }
+  | { kind: 'account-list' }
   | { kind: 'account-show' | 'account-suspend' | 'account-resume' | 'account-verify'; accountId: string }
   | { kind: 'account-set-plan'; accountId: string; plan: PlanId }
   | { kind: 'key-create'; accountId: string; name?: string }
@@ -30,6 +31,8 @@ export const USAGE = `Usage: npm run --silent admin -- <noun> <verb> [arguments]
 Accounts
   account create --plan free|pro|business [--email E] [--monthly-limit N] [--per-minute N]
                  [--overflow-percent P | --no-overflow] [--unverified]
+  account list                         every account, oldest first: id, email, plan, status, verified,
+                                       active keys, created, and the owner of one made in the dashboard
   account show ID
   account suspend ID
   account resume ID
@@ -97,6 +100,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     positionals: [],
     options: ['plan', 'email', 'monthly-limit', 'per-minute', 'overflow-percent', 'no-overflow', 'unverified'],
   },
+  'account list': { positionals: [], options: [] },
   'account show': { positionals: ['ID'], options: [] },
   'account suspend': { positionals: ['ID'], options: [] },
   'account resume': { positionals: ['ID'], options: [] },
@@ -225,6 +229,8 @@ function buildCommand(name: string, tokens: Tokens, args: readonly string[]): Ad
       if (email !== undefined) input.email = email;
       return { kind: 'account-create', input };
     }
+    case 'account list':
+      return { kind: 'account-list' };
     case 'account show':
       return { kind: 'account-show', accountId: args[0] as string };
     case 'account suspend':

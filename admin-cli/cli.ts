@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock } from '../lambdas/core/domain/dates';
-import { AccountsError, AccountsStore, InvalidAccountInputError } from '../lambdas/core/store/accounts-store';
+import { AccountsError, InvalidAccountInputError } from '../lambdas/core/store/accounts-store';
 import { parseInvocation, USAGE, UsageError } from './args';
-import { runCommand } from './commands';
+import { AdminAccountsStore, runCommand } from './commands';
 import { type OpenOptions, openStore, StoreUnavailableError } from './target';
 
 export const EXIT_OK = 0;
@@ -65,7 +65,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   let opened: Awaited<ReturnType<typeof openStore>> | undefined;
   try {
     opened = await openStore(invocation.target, io.open);
-    const store = new AccountsStore(opened.client, opened.tableName, {
+    const store = new AdminAccountsStore(opened.client, opened.tableName, {
       clock: systemClock,
       randomBytes: (n) => randomBytes(n),
     });

@@ -1,5 +1,11 @@
 import { PLANS, resolveLimits } from '../lambdas/core/domain/plans';
-import type { Account, AccountsStore, ApiKeyRecord } from '../lambdas/core/store/accounts-store';
+import { type AccountSummary, findAccountSummary, listAccounts } from '../lambdas/core/store/accounts-listing';
+import {
+  type Account,
+  AccountsStore,
+  type ApiKeyRecord,
+  UnknownAccountError,
+} from '../lambdas/core/store/accounts-store';
 import type { AdminCommand } from './args';
 
 /** What a command prints: the one JSON object for `--json`, and the lines for people otherwise. */
@@ -10,8 +16,26 @@ export interface CommandOutput {
 
 export type AdminStore = Pick<
   AccountsStore,
-  'createAccount' | 'getAccount' | 'setStatus' | 'verify' | 'setPlan' | 'createKey' | 'listKeys' | 'revokeKey'
->;
+  'createAccount' | 'setStatus' | 'verify' | 'setPlan' | 'createKey' | 'listKeys' | 'revokeKey'
+> & {
+  /** The account with its dashboard owner, if any; UnknownAccountError when there is none. */
+  getAccount(accountId: string): Promise<AccountSummary>;
+  /** Every account, oldest first. */
+  listAccounts(): Promise<AccountSummary[]>;
+};
+
+/** The accounts store plus what only the operator needs: accounts with their owner, and the listing. */
+export class AdminAccountsStore extends AccountsStore implements AdminStore {
+  override async getAccount(accountId: string): Promise<AccountSummary> {
+    const account = await findAccountSummary(this.client, this.tableName, accountId);
+    if (!account) throw new UnknownAccountError(accountId);
+    return account;
+  }
+
+  listAccounts(): Promise<AccountSummary[]> {
+    return listAccounts(this.client, this.tableName);
+  }
+}
 
 export function accountJson(account: Account): Record<string, unknown> {
   const limits = resolveLimits(account.plan, account.overrides);
@@ -33,6 +57,17 @@ export function accountJson(account: Account): Record<string, unknown> {
   };
 }
 
+/** `account show` and each entry of `account list`: the account and its dashboard owner (null when it has none). */
+export function summaryJson(account: AccountSummary): Record<string, unknown> {
+  return { ...accountJson(account), owner: account.owner ?? null };
+}
+
+const DASHBOARD_MARKER = 'signed up in the dashboard';
+
+function ownerLine(account: AccountSummary): string {
+  return `  owner     ${account.owner === undefined ? '-' : `${account.owner} (${DASHBOARD_MARKER})`}`;
+}
+
 function accountLines(account: Account): string[] {
   const limits = resolveLimits(account.plan, account.overrides);
   const overflow = limits.overflowAllowed ? `overflow ${limits.overflowPercent}%` : 'no overflow';
@@ -50,18 +85,44 @@ function keyJson(key: ApiKeyRecord): Record<string, unknown> {
   return { key_id: key.keyId, name: key.name, created_at: key.createdAt, revoked_at: key.revokedAt ?? null };
 }
 
-function keyTable(keys: readonly ApiKeyRecord[]): string[] {
-  const rows = [
-    ['KEY ID', 'NAME', 'CREATED', 'REVOKED'],
-    ...keys.map((k) => [k.keyId, k.name, k.createdAt, k.revokedAt ?? '-']),
-  ];
-  const widths = [0, 1, 2].map((col) => Math.max(...rows.map((row) => (row[col] ?? '').length)));
+/** Columns separated by two spaces, each as wide as its widest cell; no trailing spaces. */
+function table(rows: readonly (readonly string[])[]): string[] {
+  const widths = (rows[0] ?? []).map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length)));
   return rows.map((row) =>
     row
       .map((cell, col) => cell.padEnd(widths[col] ?? 0))
       .join('  ')
       .trimEnd(),
   );
+}
+
+function keyTable(keys: readonly ApiKeyRecord[]): string[] {
+  return table([
+    ['KEY ID', 'NAME', 'CREATED', 'REVOKED'],
+    ...keys.map((k) => [k.keyId, k.name, k.createdAt, k.revokedAt ?? '-']),
+  ]);
+}
+
+function accountTable(accounts: readonly AccountSummary[]): string[] {
+  if (accounts.length === 0) return ['There are no accounts.'];
+  const owned = accounts.filter((a) => a.owner !== undefined).length;
+  const count = accounts.length === 1 ? '1 account' : `${accounts.length} accounts`;
+  return [
+    ...table([
+      ['ACCOUNT ID', 'EMAIL', 'PLAN', 'STATUS', 'VERIFIED', 'KEYS', 'CREATED', 'OWNER'],
+      ...accounts.map((a) => [
+        a.accountId,
+        a.email ?? '-',
+        a.plan,
+        a.status,
+        a.verified ? 'yes' : 'no',
+        String(a.activeKeys),
+        a.createdAt,
+        a.owner ?? '-',
+      ]),
+    ]),
+    `${count}, ${owned} ${DASHBOARD_MARKER}.`,
+  ];
 }
 
 /** Runs one parsed command against the store; refusals surface as the store's AccountsError subclasses. */
@@ -76,7 +137,14 @@ export async function runCommand(command: AdminCommand, store: AdminStore): Prom
     }
     case 'account-show': {
       const account = await store.getAccount(command.accountId);
-      return { json: accountJson(account), lines: [`Account ${account.accountId}`, ...accountLines(account)] };
+      return {
+        json: summaryJson(account),
+        lines: [`Account ${account.accountId}`, ...accountLines(account), ownerLine(account)],
+      };
+    }
+    case 'account-list': {
+      const accounts = await store.listAccounts();
+      return { json: { accounts: accounts.map(summaryJson) }, lines: accountTable(accounts) };
     }
     case 'account-suspend':
     case 'account-resume': {

@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../admin-cli/target';
 import { hashApiKey, isWellFormedApiKey } from '../../lambdas/core/domain/api-key';
+import { PLANS } from '../../lambdas/core/domain/plans';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
@@ -243,6 +245,151 @@ describe('admin CLI against the running local server', () => {
     const help = await cli(['--help'], { FXRATES_DATA_DIR: dataDir });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('key revoke KEY_ID');
+  });
+});
+
+describe('admin CLI account list and account show, dashboard sign-ups included', () => {
+  const SUB = '7c1e2f40-93ab-4d5e-8f61-0a2b3c4d5e6f';
+  const DASHBOARD_ID = 'acc_DashBoard0000001';
+  let server: RunningDynalite;
+  let dataDir: string;
+  let operatorId: string;
+  let unverifiedId: string;
+  let expected: Record<string, unknown>[];
+  const env = () => ({ FXRATES_DATA_DIR: dataDir });
+
+  beforeAll(async () => {
+    server = await startDynalite();
+    dataDir = tempDir();
+    writeFileSync(join(dataDir, ENDPOINT_FILE), JSON.stringify({ endpoint: server.endpoint }));
+    const client = createDocumentClient(server.endpoint);
+    await createTable(client, ACCOUNTS_TABLE, LOCAL_ACCOUNTS_TABLE_NAME);
+    // What the dashboard writes on a sign-up: the account item with the user's sub and e-mail, no overrides.
+    await client.send(
+      new PutCommand({
+        TableName: LOCAL_ACCOUNTS_TABLE_NAME,
+        Item: {
+          pk: `ACCOUNT#${DASHBOARD_ID}`,
+          account_id: DASHBOARD_ID,
+          plan: 'free',
+          status: 'active',
+          verified: true,
+          email: 'ada@example.com',
+          owner: SUB,
+          active_keys: 0,
+          created_at: '2026-01-05T08:00:00Z',
+        },
+      }),
+    );
+    // An item of another kind, which the listing must leave out.
+    await client.send(
+      new PutCommand({
+        TableName: LOCAL_ACCOUNTS_TABLE_NAME,
+        Item: { pk: `USAGE#${DASHBOARD_ID}#2026-01`, count: 3 },
+      }),
+    );
+    const create = (...args: string[]) => cli(['account', 'create', ...args, '--json'], env()).then(ok);
+    operatorId = String(
+      (await create('--plan', 'pro', '--email', 'ops@example.com', '--monthly-limit', '45000')).account_id,
+    );
+    unverifiedId = String((await create('--plan', 'business', '--unverified')).account_id);
+    ok(await cli(['key', 'create', '--account', operatorId, '--json'], env()));
+    ok(await cli(['account', 'suspend', unverifiedId, '--json'], env()));
+
+    const store = storeAt(server.endpoint);
+    const [operator, unverified] = await Promise.all([store.getAccount(operatorId), store.getAccount(unverifiedId)]);
+    const limits = (plan: 'free' | 'pro' | 'business', monthly = PLANS[plan].monthlyLimit) => ({
+      monthly_limit: monthly,
+      per_minute: PLANS[plan].perMinute,
+      overflow_allowed: PLANS[plan].overflowAllowed,
+      overflow_percent: PLANS[plan].overflowPercent,
+      max_active_keys: PLANS[plan].maxActiveKeys,
+    });
+    const created = [
+      {
+        account_id: operatorId,
+        plan: 'pro',
+        status: 'active',
+        verified: true,
+        email: 'ops@example.com',
+        active_keys: 1,
+        created_at: operator.createdAt,
+        limits: limits('pro', 45000),
+        owner: null,
+      },
+      {
+        account_id: unverifiedId,
+        plan: 'business',
+        status: 'suspended',
+        verified: false,
+        email: null,
+        active_keys: 0,
+        created_at: unverified.createdAt,
+        limits: limits('business'),
+        owner: null,
+      },
+    ].sort((a, b) =>
+      a.created_at === b.created_at ? (a.account_id < b.account_id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
+    );
+    expected = [
+      {
+        account_id: DASHBOARD_ID,
+        plan: 'free',
+        status: 'active',
+        verified: true,
+        email: 'ada@example.com',
+        active_keys: 0,
+        created_at: '2026-01-05T08:00:00Z',
+        limits: limits('free'),
+        owner: SUB,
+      },
+      ...created,
+    ];
+  });
+
+  afterAll(async () => {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('lists every account and nothing else as one JSON object, oldest first, the dashboard owner included', async () => {
+    const body = ok(await cli(['account', 'list', '--json'], env()));
+    expect(body).toEqual({ accounts: expected });
+  });
+
+  it('shows each account with --json as its list entry: the owner for a sign-up, null otherwise', async () => {
+    for (const entry of expected) {
+      expect(ok(await cli(['account', 'show', String(entry.account_id), '--json'], env()))).toEqual(entry);
+    }
+  });
+
+  it('prints the list as a table with the owner, and the sign-up marker in account show', async () => {
+    const list = await cli(['account', 'list'], env());
+    expect(list.code).toBe(0);
+    expect(list.stderr).toBe('');
+    const lines = list.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ACCOUNT ID\s+EMAIL\s+PLAN\s+STATUS\s+VERIFIED\s+KEYS\s+CREATED\s+OWNER$/);
+    expect(lines.slice(1, -1).map((line) => line.split(/\s+/))).toEqual(
+      expected.map((entry) => [
+        entry.account_id,
+        entry.email ?? '-',
+        entry.plan,
+        entry.status,
+        entry.verified ? 'yes' : 'no',
+        String(entry.active_keys),
+        entry.created_at,
+        entry.owner ?? '-',
+      ]),
+    );
+    expect(lines.at(-1)).toBe('3 accounts, 1 signed up in the dashboard.');
+
+    const shown = await cli(['account', 'show', DASHBOARD_ID], env());
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`  owner     ${SUB} (signed up in the dashboard)`);
+    expect(shown.stdout).toContain('  email     ada@example.com');
+    const operator = await cli(['account', 'show', operatorId], env());
+    expect(operator.stdout).toContain('  owner     -');
+    expect(operator.stdout).not.toContain('dashboard');
   });
 });
 

@@ -133,6 +133,16 @@ describe('admin CLI arguments', () => {
       expect(run(['account', verb, 'acc_abc', '--json']).command).toEqual({ kind, accountId: 'acc_abc' });
     });
 
+    it('parses account list, which takes no argument, with or without --json', () => {
+      expect(run(['account', 'list'])).toMatchObject({ command: { kind: 'account-list' }, json: false });
+      expect(run(['account', 'list', '--json'])).toMatchObject({ command: { kind: 'account-list' }, json: true });
+      expect(run(['account', 'list', '--accounts-table', 'T', '--region', 'eu-west-1']).target).toEqual({
+        kind: 'aws',
+        tableName: 'T',
+        region: 'eu-west-1',
+      });
+    });
+
     it('parses account set-plan ID PLAN', () => {
       expect(run(['account', 'set-plan', 'acc_abc', 'business']).command).toEqual({
         kind: 'account-set-plan',
@@ -148,6 +158,9 @@ describe('admin CLI arguments', () => {
       [['account', 'set-plan', 'acc_abc', 'platinum'], "PLAN must be one of free, pro, business, not 'platinum'"],
       [['account', 'verify', 'a', 'b'], "unexpected argument 'b' for account verify"],
       [['account', 'verify', ''], 'ID must not be empty'],
+      [['account', 'list', 'acc_abc'], "unexpected argument 'acc_abc' for account list"],
+      [['account', 'list', '--plan', 'pro'], '--plan does not apply to account list'],
+      [['account', 'show', '--json'], 'account show needs ID'],
       [['account', 'delete', 'acc_abc'], "unknown command 'account delete'"],
       [['account'], 'account needs a verb'],
     ])('refuses %j: %s', (argv, message) => {
@@ -208,6 +221,8 @@ describe('admin CLI arguments', () => {
     it('documents every command, the JSON error object and the exit statuses', () => {
       for (const text of [
         'account create --plan free|pro|business',
+        'account list',
+        'account show ID',
         '--overflow-percent P | --no-overflow',
         'account suspend ID',
         'account resume ID',
