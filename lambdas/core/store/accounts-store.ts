@@ -415,18 +415,18 @@ export class AccountsStore extends AccountsReadStore {
     const now = this.deps.clock().getTime();
     const window = Math.floor(now / limit.windowMs);
     const floor = window * CREATION_WINDOW_FACTOR;
-    const attempts = [
-      {
-        UpdateExpression: 'SET #kc = #kc + :one',
-        ConditionExpression: 'attribute_exists(pk) AND #kc >= :floor AND #kc < :cap',
-        ExpressionAttributeValues: { ':one': 1, ':floor': floor, ':cap': floor + limit.max },
-      },
-      {
-        UpdateExpression: 'SET #kc = :first',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#kc) OR #kc < :floor)',
-        ExpressionAttributeValues: { ':first': floor + 1, ':floor': floor },
-      },
-    ];
+    const increment = {
+      UpdateExpression: 'SET #kc = #kc + :one',
+      ConditionExpression: 'attribute_exists(pk) AND #kc >= :floor AND #kc < :cap',
+      ExpressionAttributeValues: { ':one': 1, ':floor': floor, ':cap': floor + limit.max },
+    };
+    const start = {
+      UpdateExpression: 'SET #kc = :first',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#kc) OR #kc < :floor)',
+      ExpressionAttributeValues: { ':first': floor + 1, ':floor': floor },
+    };
+    // The last increment serves a creation that lost the race to start the window to a concurrent one.
+    const attempts = [increment, start, increment];
     for (const attempt of attempts) {
       try {
         await this.client.send(

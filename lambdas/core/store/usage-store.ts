@@ -198,9 +198,10 @@ export class UsageStore {
     };
 
     // A limit of 0 blocks the account; the write's "counter absent" branch would admit, so decide from a read.
+    // Nothing is written for a blocked account, its refusals included: an operator's block costs no writes.
     if (limits.minuteLimit <= 0 || (input.countsTowardMonth && limits.monthLimit <= 0)) {
       const counts = countsOf(await this.read(pk, [minuteAttribute(minute), MONTH_COUNT]));
-      return refused(decideAdmission(counts, limits, input.countsTowardMonth), counts);
+      return state(decideAdmission(counts, limits, input.countsTowardMonth), counts);
     }
 
     const slot = input.requestId === undefined ? undefined : requestSlot(input.requestId);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { hashApiKey, isWellFormedApiKey, KEY_PREFIX } from '../../../lambdas/core/domain/api-key';
+import { accountIdForOwner, hashApiKey, isWellFormedApiKey, KEY_PREFIX } from '../../../lambdas/core/domain/api-key';
 import { formatTimestamp } from '../../../lambdas/core/domain/dates';
 import * as accounts from '../../../lambdas/core/store/accounts-store';
 import { backends, freshTables, type TestTables } from '../../support/backends';
@@ -116,6 +116,7 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
         key_account_id: accountId,
         name: 'ci',
         created_at: formatTimestamp(now),
+        key_prefix: created.key.slice(0, KEY_PREFIX.length + 4),
       });
       const scan = await tables.client.send(new ScanCommand({ TableName: tables.accountsTable }));
       const everything = JSON.stringify(scan.Items);
@@ -131,6 +132,7 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
         accountId,
         name: 'default',
         createdAt: created.record.createdAt,
+        prefix: created.record.prefix,
       });
       expect(await store.findKeyByHash(hashApiKey(`${created.key}x`))).toBeUndefined();
       expect(await store.findKeyByHash(created.key)).toBeUndefined();
@@ -191,8 +193,15 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
       await store.revokeKey(a.keyId);
       const keys = await store.listKeys(accountId);
       expect(keys).toEqual([
-        { keyId: a.keyId, accountId, name: 'a', createdAt: '2026-09-30T10:00:01Z', revokedAt: '2026-09-30T10:00:03Z' },
-        { keyId: b.keyId, accountId, name: 'b', createdAt: '2026-09-30T10:00:02Z' },
+        {
+          keyId: a.keyId,
+          accountId,
+          name: 'a',
+          createdAt: '2026-09-30T10:00:01Z',
+          revokedAt: '2026-09-30T10:00:03Z',
+          prefix: a.record.prefix,
+        },
+        { keyId: b.keyId, accountId, name: 'b', createdAt: '2026-09-30T10:00:02Z', prefix: b.record.prefix },
       ]);
     });
 
@@ -252,6 +261,91 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
       await expect(store.createKey(accountId, '   ')).rejects.toThrow(accounts.InvalidAccountInputError);
       await expect(store.createKey(accountId, 'x'.repeat(65))).rejects.toThrow(accounts.InvalidAccountInputError);
       expect((await store.getAccount(accountId)).activeKeys).toBe(0);
+    });
+  });
+
+  describe('dashboard accounts', () => {
+    const owner = () => {
+      const sub = `sub-${randomBytes(6).toString('hex')}`;
+      return { sub, email: `${sub}@example.com` };
+    };
+
+    it("creates a verified Free account under an id derived from the person's sub, once", async () => {
+      const person = owner();
+      const created = await store.provisionOwnedAccount(person);
+      expect(created).toMatchObject({
+        accountId: accountIdForOwner(person.sub),
+        plan: 'free',
+        status: 'active',
+        verified: true,
+        email: person.email,
+        owner: person.sub,
+        activeKeys: 0,
+      });
+      expect(await store.provisionOwnedAccount(person)).toEqual(created);
+      expect(await rawItem(`ACCOUNT#${created.accountId}`)).toMatchObject({ owner: person.sub, email: person.email });
+    });
+
+    it('gives ten concurrent first requests of one person the same single account', async () => {
+      const person = owner();
+      const results = await Promise.all(Array.from({ length: 10 }, () => store.provisionOwnedAccount(person)));
+      expect(new Set(results.map((a) => a.accountId))).toEqual(new Set([accountIdForOwner(person.sub)]));
+      expect(new Set(results.map((a) => a.createdAt)).size).toBe(1);
+    });
+
+    it("refuses to hand out an account whose stored owner is someone else's", async () => {
+      const person = owner();
+      await store.createAccount({ plan: 'pro', verified: true, accountId: accountIdForOwner(person.sub) });
+      await expect(store.provisionOwnedAccount(person)).rejects.toThrow(/belongs to another owner/);
+    });
+
+    it('keeps the non-secret prefix of a new key and never the key', async () => {
+      const { accountId } = await store.provisionOwnedAccount(owner());
+      const created = await store.createKey(accountId, 'laptop');
+      expect(created.record.prefix).toBe(created.key.slice(0, KEY_PREFIX.length + 4));
+      const item = await rawItem(`KEY#${hashApiKey(created.key)}`);
+      expect(item?.key_prefix).toBe(created.record.prefix);
+      expect(JSON.stringify(item)).not.toContain(created.key);
+      expect((await store.listKeys(accountId))[0]?.prefix).toBe(created.record.prefix);
+    });
+
+    it("answers another account's key id as unknown and leaves that key active", async () => {
+      const mine = await store.provisionOwnedAccount(owner());
+      const theirs = await store.provisionOwnedAccount(owner());
+      const theirKey = await store.createKey(theirs.accountId, 'theirs');
+      await expect(store.revokeKey(theirKey.keyId, { accountId: mine.accountId })).rejects.toThrow(
+        accounts.UnknownKeyError,
+      );
+      expect((await store.listKeys(theirs.accountId))[0]?.revokedAt).toBeUndefined();
+      const revoked = await store.revokeKey(theirKey.keyId, { accountId: theirs.accountId });
+      expect(revoked.alreadyRevoked).toBe(false);
+    });
+
+    it('limits key creation per window, counting refused attempts, and opens again in the next window', async () => {
+      const { accountId } = await store.provisionOwnedAccount(owner());
+      await store.setPlan(accountId, 'pro');
+      const limit = { max: 3, windowMs: 3_600_000 };
+      now = new Date('2026-09-30T10:15:00.000Z');
+      for (let i = 0; i < 3; i++) await store.createKey(accountId, `k${i}`, { creationLimit: limit });
+      const refused = store.createKey(accountId, 'k3', { creationLimit: limit });
+      await expect(refused).rejects.toThrow(accounts.KeyCreationLimitedError);
+      await expect(refused).rejects.toMatchObject({ retryAfterSeconds: 45 * 60 });
+      expect((await store.getAccount(accountId)).activeKeys).toBe(3);
+      expect(await store.createKey(accountId, 'operator')).toMatchObject({ record: { name: 'operator' } });
+      now = new Date('2026-09-30T11:00:00.000Z');
+      await expect(store.createKey(accountId, 'k4', { creationLimit: limit })).resolves.toBeDefined();
+      expect((await store.listKeys(accountId)).map((k) => k.name).sort()).toEqual(['k0', 'k1', 'k2', 'k4', 'operator']);
+    });
+
+    it('admits exactly the limit out of concurrent creations in one window', async () => {
+      const { accountId } = await store.provisionOwnedAccount(owner());
+      await store.setPlan(accountId, 'business');
+      const limit = { max: 4, windowMs: 3_600_000 };
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => store.createKey(accountId, `c${i}`, { creationLimit: limit })),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
+      expect((await store.listKeys(accountId)).length).toBe(4);
     });
   });
 });

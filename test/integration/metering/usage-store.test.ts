@@ -210,7 +210,7 @@ describe.each(backends())('UsageStore on $name', (backend) => {
     expect(await store.getMonthUsed(accountId)).toBe(1);
   });
 
-  it('spends one write and no read on an admitted request, and one write on a refused one', async () => {
+  it('spends one write and no read on an admitted request, and two writes on a refused one', async () => {
     const client = meteringClient();
     const counter = attachDdbCounter(client);
     const metered = new UsageStore(client, tables.accountsTable, { clock });
@@ -222,12 +222,60 @@ describe.each(backends())('UsageStore on $name', (backend) => {
     }
     counter.reset();
     expect((await metered.admit({ ...input, requestId: 'refused' })).verdict).toBe('rate-limit-exceeded');
-    // DynamoDB Local returns the old item with the failed condition; dynalite does not, so it costs a read there.
+    // The failed conditional write, then the day's refusal counter. DynamoDB Local returns the old item with the
+    // failed condition; dynalite does not, so it costs a read there.
     expect(counter.snapshot()).toMatchObject({
-      writes: 1,
+      writes: 2,
       failedConditions: 1,
       reads: backend.name === 'dynalite' ? 1 : 0,
     });
+  });
+
+  it('counts admitted and refused requests on their day of the month, which the month read returns', async () => {
+    const plan = limits({ perMinute: 2 });
+    const input = { accountId, limits: plan, countsTowardMonth: true };
+    now = ms('2026-09-03T23:59:00.000Z');
+    await admitMany(store, 3, input);
+    now = ms('2026-09-04T00:00:00.000Z');
+    await store.admit({ ...input, countsTowardMonth: false });
+    await admitMany(store, 4, input);
+    const usage = await store.monthUsage(accountId, new Date(now));
+    expect(usage.monthUsed).toBe(3);
+    expect(usage.admittedByDay).toEqual(
+      new Map([
+        [3, 2],
+        [4, 2],
+      ]),
+    );
+    expect(usage.refusedByDay).toEqual(
+      new Map([
+        [3, 1],
+        [4, 3],
+      ]),
+    );
+    const other = await store.monthUsage(`acct-${randomUUID()}`, new Date(now));
+    expect(other).toEqual({ monthUsed: 0, admittedByDay: new Map(), refusedByDay: new Map() });
+  });
+
+  it('still answers a refusal when counting it fails, and reports the failure', async () => {
+    const client = meteringClient();
+    const failures: unknown[] = [];
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = (args as { input?: { UpdateExpression?: string } }).input;
+        if (context.commandName === 'UpdateItemCommand' && input?.UpdateExpression?.startsWith('ADD #day')) {
+          throw Object.assign(new Error('throttled'), { name: 'ThrottlingException', $metadata: {} });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'failRefusalCount' },
+    );
+    const flaky = new UsageStore(client, tables.accountsTable, { clock, onCleanupError: (e) => failures.push(e) });
+    const input = { accountId, limits: limits({ perMinute: 1 }), countsTowardMonth: true };
+    expect((await flaky.admit(input)).verdict).toBe('admitted');
+    expect((await flaky.admit(input)).verdict).toBe('rate-limit-exceeded');
+    expect(failures).toHaveLength(1);
+    expect((await store.monthUsage(accountId)).refusedByDay.size).toBe(0);
   });
 
   it('spends one write per request across consecutive minutes, the first of each minute included', async () => {
