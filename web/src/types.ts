@@ -1,0 +1,76 @@
+/** The dashboard API's data, as the shared design of issue 15 states it (only the fields the page reads). */
+
+export interface QuotaFigures {
+  base_limit: number;
+  effective_limit: number;
+  used: number;
+  remaining: number;
+  overflow_allowed: boolean;
+  overflow_percent: number;
+}
+
+export interface DayUsage {
+  /** YYYY-MM-DD, UTC. */
+  date: string;
+  requests: number;
+  refused: number;
+}
+
+export interface AccountData {
+  account: {
+    id: string;
+    email: string;
+    plan: string;
+    plan_name: string;
+    status: 'active' | 'suspended';
+    created_at: string;
+  };
+  quota: { plan: string; quota: QuotaFigures; resets_at: string };
+  /** `month` is YYYY-MM; `days` runs from the 1st to today. */
+  usage: { month: string; days: DayUsage[] };
+  keys: { active: number; max_active: number | null };
+}
+
+export interface KeySummary {
+  id: string;
+  name: string;
+  prefix: string | null;
+  created_at: string;
+  status: 'active' | 'revoked';
+  revoked_at?: string;
+}
+
+export interface KeysData {
+  keys: KeySummary[];
+  active: number;
+  max_active: number | null;
+  can_create: boolean;
+  cannot_create_reason?: string;
+}
+
+/** The answer to POST /api/keys: the only time the full key is sent. */
+export interface CreatedKey extends KeySummary {
+  key: string;
+}
+
+export interface RevokedKey extends KeySummary {
+  already_revoked: boolean;
+}
+
+export interface PlanSummary {
+  id: string;
+  name: string;
+  price_eur_per_month: number;
+  monthly_limit: number;
+  per_minute: number;
+  history: string;
+  max_active_keys: number | null;
+  overflow_percent: number;
+  extras?: string;
+}
+
+export interface PlansData {
+  current: string;
+  contact: string | null;
+  plans: PlanSummary[];
+}

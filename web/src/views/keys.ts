@@ -1,0 +1,241 @@
+/**
+ * API keys: name a new key, see it once, list and revoke keys. The server decides what is allowed (the plan's
+ * key limit, the hourly creation limit, suspension); the page shows its verdict and why.
+ */
+import { ApiFailure } from '../api';
+import type { App, ViewRenderer } from '../app';
+import { busy, fill, h, uid } from '../dom';
+import { formatDate, formatPrefix } from '../format';
+import { KEY_NAME_MAX_LENGTH, keyNameMessage } from '../input-rules';
+import type { CreatedKey, KeySummary, KeysData } from '../types';
+import { flagInput, heading, loading } from './common';
+import { confirmDialog } from './confirm';
+
+/** Copies the key; where the clipboard is out of reach, selects it for the customer to copy by hand. */
+async function copyKey(app: App, input: HTMLTextAreaElement): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    app.notify({ kind: 'success', text: 'The key is copied to the clipboard.' });
+  } catch {
+    input.focus();
+    input.select();
+    app.notify({
+      kind: 'error',
+      text: 'The page cannot reach the clipboard. The key is selected: copy it with Ctrl+C or ⌘C.',
+    });
+  }
+}
+
+/** The new key, shown once. `onDone` removes it from the page. */
+function newKeyPanel(app: App, created: CreatedKey, onDone: () => void): HTMLElement {
+  const headingId = uid('new-key');
+  const warningId = uid('new-key-warning');
+  const inputId = uid('new-key-value');
+  // A text area rather than an input, so the whole key shows even where it needs two lines.
+  const input = h('textarea', {
+    id: inputId,
+    class: 'key-value',
+    readonly: true,
+    rows: 2,
+    spellcheck: 'false',
+    autocomplete: 'off',
+    autocapitalize: 'none',
+    'aria-describedby': warningId,
+  });
+  input.value = created.key;
+  input.addEventListener('focus', () => input.select());
+  const copy = h('button', { type: 'button', class: 'primary' }, 'Copy');
+  copy.addEventListener('click', () => void copyKey(app, input));
+  const done = h('button', { type: 'button', class: 'secondary' }, 'I have saved it');
+  done.addEventListener('click', () => {
+    app.clearNotices();
+    onDone();
+  });
+  const title = h('h2', { id: headingId, tabindex: -1 }, `Your new key "${created.name}"`);
+  const panel = h(
+    'section',
+    { class: 'card new-key', 'aria-labelledby': headingId },
+    title,
+    h(
+      'p',
+      { class: 'warn', id: warningId },
+      h('strong', null, 'You will not see this key again.'),
+      ' Copy it now and keep it somewhere safe. If you lose it, revoke it and create a new one.',
+    ),
+    h('label', { for: inputId }, 'API key'),
+    h('div', { class: 'copy-row' }, input, copy),
+    h('div', { class: 'actions' }, done),
+  );
+  queueMicrotask(() => title.focus());
+  return panel;
+}
+
+function statusCell(key: KeySummary): HTMLTableCellElement {
+  if (key.status === 'active') return h('td', { 'data-label': 'Status' }, h('span', { class: 'badge ok' }, 'Active'));
+  const when = key.revoked_at ? ` ${formatDate(key.revoked_at)}` : '';
+  return h('td', { 'data-label': 'Status' }, h('span', { class: 'badge off' }, `Revoked${when}`));
+}
+
+export const keysView: ViewRenderer = (app, root) => {
+  const { header } = heading(
+    'API keys',
+    'Programs send a key in the X-API-Key header. Name each key after where it is used, so you know which to revoke.',
+  );
+  const generation = app.generation;
+
+  const nameHintId = uid('key-name-hint');
+  const reasonId = uid('key-reason');
+  const nameId = uid('key-name');
+  const name = h('input', {
+    id: nameId,
+    name: 'name',
+    type: 'text',
+    maxlength: KEY_NAME_MAX_LENGTH,
+    autocomplete: 'off',
+    required: true,
+    'aria-describedby': nameHintId,
+  });
+  const create = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Create key');
+  const reason = h('p', { class: 'reason', id: reasonId, hidden: true });
+  const createHeadingId = uid('create');
+  const form = h(
+    'form',
+    { class: 'card form', novalidate: true, 'aria-labelledby': createHeadingId },
+    h('h2', { id: createHeadingId }, 'Create a key'),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: nameId }, 'Key name'),
+      name,
+      h('p', { class: 'hint', id: nameHintId }, 'Up to 64 characters, such as "my laptop" or "billing server".'),
+    ),
+    h('div', { class: 'actions' }, create, reason),
+  );
+  const newKeySlot = h('div', { class: 'new-key-slot' });
+  const listHeadingId = uid('list');
+  const listHeading = h('h2', { id: listHeadingId, tabindex: -1 }, 'Your keys');
+  const list = h('div', { class: 'key-list' }, loading('Loading your keys…'));
+  root.append(
+    header,
+    newKeySlot,
+    form,
+    h('section', { class: 'card', 'aria-labelledby': listHeadingId }, listHeading, list),
+  );
+
+  function reflect(data: KeysData): void {
+    create.disabled = !data.can_create;
+    const why = data.can_create ? '' : (data.cannot_create_reason ?? 'Your account cannot create keys now.');
+    reason.textContent = why;
+    reason.hidden = why === '';
+    create.setAttribute('aria-describedby', why === '' ? nameHintId : `${reasonId} ${nameHintId}`);
+    fill(list, data.keys.length === 0 ? h('p', null, 'You have no keys yet. Create one above.') : table(data.keys));
+  }
+
+  function table(keys: KeySummary[]): HTMLTableElement {
+    return h(
+      'table',
+      { class: 'keys' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, 'Name'),
+          h('th', { scope: 'col' }, 'Starts with'),
+          h('th', { scope: 'col' }, 'Created'),
+          h('th', { scope: 'col' }, 'Status'),
+          h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        ...keys.map((key) =>
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'row', 'data-label': 'Name' }, key.name),
+            h('td', { 'data-label': 'Starts with' }, h('code', null, formatPrefix(key.prefix))),
+            h('td', { 'data-label': 'Created' }, h('time', { datetime: key.created_at }, formatDate(key.created_at))),
+            statusCell(key),
+            h('td', { class: 'row-actions' }, key.status === 'active' ? revokeButton(key) : null),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function revokeButton(key: KeySummary): HTMLButtonElement {
+    const button = h(
+      'button',
+      { type: 'button', class: 'danger small', 'aria-label': `Revoke key "${key.name}"` },
+      'Revoke',
+    );
+    button.addEventListener('click', async () => {
+      app.clearNotices();
+      const sure = await confirmDialog({
+        title: `Revoke the key "${key.name}"?`,
+        body: 'Programs that use this key are refused within a minute. This cannot be undone.',
+        confirm: 'Revoke key',
+      });
+      if (!sure) return;
+      try {
+        await busy(button, 'Revoking…', () => app.api.revokeKey(key.id));
+        app.notify({
+          kind: 'success',
+          text: `The key "${key.name}" is revoked. Requests with it are refused within a minute.`,
+        });
+      } catch (error) {
+        app.apiFailed(error, 'revoke-key');
+      }
+      await refresh();
+      listHeading.focus();
+    });
+    return button;
+  }
+
+  async function refresh(): Promise<void> {
+    try {
+      const data = await app.api.listKeys();
+      if (app.current(generation)) reflect(data);
+    } catch (error) {
+      if (app.current(generation)) {
+        fill(list);
+        app.apiFailed(error, 'load');
+      }
+    }
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (create.disabled) return;
+    app.clearNotices();
+    const problem = keyNameMessage(name.value);
+    if (problem) {
+      app.notify({ kind: 'error', text: problem });
+      flagInput(name);
+      return;
+    }
+    try {
+      const created = await busy(create, 'Creating…', () => app.api.createKey(name.value.trim()));
+      if (!app.current(generation)) return;
+      name.value = '';
+      fill(
+        newKeySlot,
+        newKeyPanel(app, created, () => {
+          fill(newKeySlot);
+          name.focus();
+        }),
+      );
+    } catch (error) {
+      app.apiFailed(error, 'create-key');
+      if (error instanceof ApiFailure && error.param === 'name') flagInput(name);
+    }
+    await refresh();
+  });
+
+  void refresh();
+  // The key must not outlive the view that showed it.
+  return () => fill(newKeySlot);
+};

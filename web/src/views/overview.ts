@@ -1,0 +1,120 @@
+/** The overview: plan, this month's quota with a progress bar, requests per day, and an example request. */
+import type { ViewRenderer } from '../app';
+import { type Child, fill, h, uid } from '../dom';
+import { curlExample, formatCount, formatDate, formatDateTime, formatLimit, percentUsed, timeUntil } from '../format';
+import { hashOf } from '../routes';
+import type { AccountData } from '../types';
+import { usageChart } from './chart-view';
+import { heading, loading } from './common';
+
+function facts(rows: [string, Child][]): HTMLDListElement {
+  return h('dl', { class: 'facts' }, ...rows.flatMap(([term, value]) => [h('dt', null, term), h('dd', null, value)]));
+}
+
+function quotaCard(data: AccountData): HTMLElement {
+  const { quota, resets_at } = data.quota;
+  const headingId = uid('quota');
+  const labelId = uid('quota-label');
+  const percent = percentUsed(quota.used, quota.effective_limit);
+  const level = percent >= 100 ? 'full' : percent >= 80 ? 'high' : 'ok';
+  const progress = h('progress', {
+    class: `meter meter-${level}`,
+    max: Math.max(quota.effective_limit, 1),
+    value: Math.min(quota.used, quota.effective_limit),
+    'aria-labelledby': labelId,
+    'aria-valuetext': `${percent} % used`,
+  });
+  const overflow = quota.overflow_allowed
+    ? `Included: up to ${quota.overflow_percent} % above the base limit`
+    : 'Not included in your plan';
+  const inOverflow = quota.overflow_allowed && quota.used > quota.base_limit;
+  return h(
+    'section',
+    { class: 'card quota', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, "This month's quota"),
+    h(
+      'p',
+      { class: 'big', id: labelId },
+      h('strong', null, formatCount(quota.used)),
+      ` of ${formatCount(quota.effective_limit)} requests used`,
+    ),
+    progress,
+    h(
+      'p',
+      { class: 'meter-caption' },
+      `${percent} % used, ${formatCount(quota.remaining)} left. Resets ${timeUntil(resets_at, Date.now())}.`,
+    ),
+    inOverflow
+      ? h('p', { class: 'note' }, 'You are past the base limit and using the overflow your plan includes.')
+      : null,
+    percent >= 100
+      ? h('p', { class: 'note warn' }, 'The quota is used up: the API refuses requests until it resets.')
+      : null,
+    facts([
+      ['Plan', data.account.plan_name],
+      ['Base limit', formatCount(quota.base_limit)],
+      ['Effective limit', formatCount(quota.effective_limit)],
+      ['Used', formatCount(quota.used)],
+      ['Remaining', formatCount(quota.remaining)],
+      ['Overflow', overflow],
+      ['Resets at', h('time', { datetime: resets_at }, formatDateTime(resets_at))],
+    ]),
+  );
+}
+
+function accountCard(data: AccountData): HTMLElement {
+  const headingId = uid('account');
+  const { account, keys } = data;
+  const max = keys.max_active === null ? ' (no limit)' : ` of ${formatLimit(keys.max_active)}`;
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, 'Account'),
+    account.status === 'suspended'
+      ? h('p', { class: 'note warn' }, 'Your account is suspended. Contact the operator of this service.')
+      : null,
+    facts([
+      ['E-mail', account.email],
+      ['Plan', h('span', null, account.plan_name, ' · ', h('a', { href: hashOf('plans') }, 'compare plans'))],
+      ['Status', account.status === 'active' ? 'Active' : 'Suspended'],
+      ['Member since', h('time', { datetime: account.created_at }, formatDate(account.created_at))],
+      [
+        'Active keys',
+        h('span', null, `${formatCount(keys.active)}${max} · `, h('a', { href: hashOf('keys') }, 'manage keys')),
+      ],
+    ]),
+  );
+}
+
+function exampleCard(apiUrl: string): HTMLElement {
+  const headingId = uid('example');
+  return h(
+    'section',
+    { class: 'card wide', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, 'Try the API'),
+    h('p', null, 'Put one of your keys in the FXRATES_KEY variable of your shell, then ask for the latest rates:'),
+    h('pre', { class: 'code', tabindex: 0 }, h('code', null, `export FXRATES_KEY=fxr_…\n${curlExample(apiUrl)}`)),
+  );
+}
+
+export const overviewView: ViewRenderer = (app, root) => {
+  const { header } = heading('Overview');
+  const body = h('div', { class: 'grid' }, loading('Loading your account…'));
+  root.append(header, body);
+  const generation = app.generation;
+  let stopChart: (() => void) | undefined;
+  app.api.account().then(
+    (data) => {
+      if (!app.current(generation)) return;
+      const chart = usageChart(data.usage.month, data.usage.days);
+      stopChart = chart.stop;
+      fill(body, quotaCard(data), accountCard(data), chart.section, exampleCard(app.config.apiUrl));
+    },
+    (error: unknown) => {
+      if (!app.current(generation)) return;
+      fill(body);
+      app.apiFailed(error, 'load');
+    },
+  );
+  return () => stopChart?.();
+};

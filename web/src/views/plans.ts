@@ -1,0 +1,89 @@
+/** The plans side by side, the holder's own marked, and how to ask for another: upgrades are not self-service. */
+import type { ViewRenderer } from '../app';
+import { fill, h, uid } from '../dom';
+import { contactLink, formatCount, formatEuros, formatLimit } from '../format';
+import type { PlanSummary, PlansData } from '../types';
+import { heading, loading } from './common';
+
+function planCard(plan: PlanSummary, current: boolean): HTMLElement {
+  const headingId = uid(`plan-${plan.id}`);
+  return h(
+    'section',
+    { class: current ? 'card plan current' : 'card plan', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, plan.name, current ? h('span', { class: 'badge ok' }, 'Your plan') : null),
+    h(
+      'p',
+      { class: 'price' },
+      h('strong', null, formatEuros(plan.price_eur_per_month)),
+      plan.price_eur_per_month > 0 ? ' a month' : null,
+    ),
+    h(
+      'ul',
+      { class: 'plan-facts' },
+      h('li', null, `${formatCount(plan.monthly_limit)} requests a month`),
+      h('li', null, `${formatCount(plan.per_minute)} requests a minute`),
+      h(
+        'li',
+        null,
+        plan.overflow_percent > 0
+          ? `Up to ${plan.overflow_percent} % more before requests are refused`
+          : 'No overflow: requests past the limit are refused',
+      ),
+      h('li', null, `History: ${plan.history}`),
+      h(
+        'li',
+        null,
+        plan.max_active_keys === null
+          ? 'Unlimited active API keys'
+          : `${formatLimit(plan.max_active_keys)} active API key${plan.max_active_keys === 1 ? '' : 's'}`,
+      ),
+      plan.extras ? h('li', null, plan.extras) : null,
+    ),
+  );
+}
+
+function howToChange(contact: string | null): HTMLElement {
+  const headingId = uid('upgrade');
+  const link = contactLink(contact);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, 'Changing your plan'),
+    link
+      ? h(
+          'p',
+          null,
+          'Plans are changed by the operator of this service, not on this page. To ask for another plan, write to ',
+          h('a', { href: link.href, rel: 'noopener' }, link.text),
+          '. Once the operator has changed it, your new limits show here.',
+        )
+      : h(
+          'p',
+          null,
+          'Plans are changed by the operator of this service, not on this page. To ask for another plan, contact the operator; once they have changed it, your new limits show here.',
+        ),
+  );
+}
+
+export const plansView: ViewRenderer = (app, root) => {
+  const { header } = heading('Plans', 'The plans differ in monthly volume, requests a minute, history and keys.');
+  const body = h('div', { class: 'plans-body' }, loading('Loading the plans…'));
+  root.append(header, body);
+  const generation = app.generation;
+  app.api.plans().then(
+    (data: PlansData) => {
+      if (!app.current(generation)) return;
+      fill(
+        body,
+        h('div', { class: 'plans' }, ...data.plans.map((plan) => planCard(plan, plan.id === data.current))),
+        howToChange(data.contact ?? app.config.contact),
+      );
+    },
+    (error: unknown) => {
+      if (!app.current(generation)) return;
+      fill(body);
+      app.apiFailed(error, 'load');
+    },
+  );
+  return undefined;
+};
