@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole service on this machine. Environment: PORT (3000), HOST (127.0.0.1), FXRATES_DATA_DIR
  * (.data), FXRATES_OFFLINE=true to skip the live sources, ECB_BASE_URL / CURRENCY_API_BASE_URL to point them
- * elsewhere, POWERTOOLS_LOG_LEVEL (WARN).
+ * elsewhere, UPGRADE_CONTACT (where the dashboard's plans page sends customers), POWERTOOLS_LOG_LEVEL (WARN).
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
@@ -35,6 +35,9 @@ async function main(): Promise<void> {
     dataDir,
     port,
     host,
+    ...(process.env.UPGRADE_CONTACT ? { upgradeContact: process.env.UPGRADE_CONTACT } : {}),
+    // No mail leaves this machine: the code a customer would have been e-mailed is printed (and kept in a file).
+    onVerificationCode: ({ email, code }) => console.log(`  verification code for ${email}: ${code}`),
     loadRates: async ({ client, tableName }) => {
       const result = await loadRatesForLocal({
         client,
@@ -68,6 +71,10 @@ async function main(): Promise<void> {
 
   const keys = service.demoKeys;
   console.log(`fxrates is listening on ${service.url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (service.dashboardUrl) {
+    console.log(`  dashboard: ${service.dashboardUrl} (sign up there; codes are printed here and written to`);
+    console.log(`             ${service.cognito?.codesFile ?? 'memory'})`);
+  }
   console.log(`  docs:  ${new URL(DOCS_PATH, service.url)} (OpenAPI: ${new URL(OPENAPI_PATH, service.url)})`);
   console.log(`  rates: ${service.ratesSource}`);
   console.log(`  data:  ${dataDir} (embedded DynamoDB at ${service.dynamoEndpoint})`);

@@ -10,8 +10,18 @@ import type {
 } from 'aws-lambda';
 import { buildSite, OPENAPI_FILE, REFERENCE_PAGE_FILE } from '../api-docs/site';
 import {
+  DASHBOARD_BASE_PATH,
+  DASHBOARD_MAX_BODY_BYTES,
+  DASHBOARD_TOKEN_HEADER,
+  type DashboardRouteId,
+  matchDashboardRoute,
+} from '../lambdas/core/http/dashboard-routes';
+import {
+  DASHBOARD_GATEWAY_RESPONSES,
   DENY_CONTEXT_CODE,
   DENY_CONTEXT_MESSAGE,
+  GATEWAY_RESPONSES,
+  type GatewayResponseDefinition,
   type GatewayResponseType,
   gatewayResponse,
   gatewayResponseHeaders,
@@ -26,8 +36,24 @@ export type AuthorizerHandler = (
   context: Context,
 ) => Promise<APIGatewayAuthorizerResult>;
 
+/** A file the local server serves as it is, beside the API: the dashboard page and its config. */
+export interface StaticPage {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The account dashboard's API on the local server, as CloudFront forwards `/api/*` to it on AWS. */
+export interface LocalDashboardOptions {
+  handlers: Readonly<Record<DashboardRouteId, ProxyHandler>>;
+  /** API Gateway's Cognito authorizer: the token's claims when it accepts the token, else undefined. */
+  verifyToken: (authorization: string | undefined) => Promise<Readonly<Record<string, unknown>> | undefined>;
+  /** The page's files by path (`/`, `/app.js`, `/config.json`, …). */
+  pages: ReadonlyMap<string, StaticPage>;
+}
+
 export interface LocalGatewayOptions {
   handlers: Readonly<Record<RouteId, ProxyHandler>>;
+  dashboard?: LocalDashboardOptions;
   authorizer: AuthorizerHandler;
   /** Identity source of the authorizer: a request without this header never reaches it. */
   identityHeader?: string;
@@ -51,6 +77,8 @@ export interface GatewayRequest {
   url: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
   sourceIp?: string;
+  /** The body, read only for the dashboard API, whose routes take JSON. */
+  body?: string;
 }
 
 function lambdaContext(name: string, requestId: string): Context {
@@ -135,6 +163,38 @@ interface DocumentationPage {
   body: string;
 }
 
+/** The largest body the local gateway reads: the dashboard's routes read at most DASHBOARD_MAX_BODY_BYTES. */
+const MAX_GATEWAY_BODY_BYTES = 16 * DASHBOARD_MAX_BODY_BYTES;
+
+function isDashboardPath(path: string): boolean {
+  return path === DASHBOARD_BASE_PATH || path.startsWith(`${DASHBOARD_BASE_PATH}/`);
+}
+
+/** The body as text, or undefined when it is larger than `limit` bytes (the rest is then not read). */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (value: string | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(value);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        finish(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => finish(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => finish(undefined));
+  });
+}
+
 /** Where the reference is served: outside the versioned API, without a key. `/docs` redirects to `/docs/`. */
 export const OPENAPI_PATH = `/${OPENAPI_FILE}`;
 export const DOCS_PATH = '/docs/';
@@ -185,8 +245,9 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     type: GatewayResponseType,
     requestId: string,
     authorizer: Record<string, string> = {},
+    table: readonly GatewayResponseDefinition[] = GATEWAY_RESPONSES,
   ): GatewayReply {
-    const definition = gatewayResponse(type);
+    const definition = gatewayResponse(type, table);
     const context: Record<string, string> = { requestId };
     for (const [key, value] of Object.entries(authorizer)) context[`authorizer.${key}`] = value;
     const headers: Record<string, string> = {};
@@ -209,10 +270,13 @@ export function createLocalGateway(options: LocalGatewayOptions) {
       return renderGateway('MISSING_AUTHENTICATION_TOKEN', requestId);
     }
     const path = url.pathname;
-    const page = documentation.get(path);
+    const page = documentation.get(path) ?? options.dashboard?.pages.get(path);
     if (page && (request.method === 'GET' || request.method === 'HEAD')) {
       const statusCode = 'Location' in page.headers ? 301 : 200;
       return { statusCode, headers: { ...page.headers, 'X-Request-Id': requestId }, body: page.body };
+    }
+    if (options.dashboard && isDashboardPath(path)) {
+      return handleDashboard(options.dashboard, request, url, requestId);
     }
     const prefix = `/${stage}`;
     const resourcePath = path === prefix ? '/' : path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
@@ -293,13 +357,78 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     }
   }
 
-  /** Node http listener. Bodies are not read (every route is GET); oversized requests are refused by Node. */
+  /**
+   * The dashboard API as API Gateway runs it behind a Cognito authorizer: route match (an unknown method or path is
+   * a 404), the token checked before any function runs, the claims handed to the function as strings under
+   * `requestContext.authorizer.claims`, and the dashboard API's own gateway responses.
+   */
+  async function handleDashboard(
+    dashboard: LocalDashboardOptions,
+    request: GatewayRequest,
+    url: URL,
+    requestId: string,
+  ): Promise<GatewayReply> {
+    const render = (type: GatewayResponseType) => renderGateway(type, requestId, {}, DASHBOARD_GATEWAY_RESPONSES);
+    const resourcePath = url.pathname.slice(DASHBOARD_BASE_PATH.length) || '/';
+    const match = matchDashboardRoute(request.method, resourcePath);
+    if (!match) return render('MISSING_AUTHENTICATION_TOKEN');
+    if (request.body === undefined) return render('REQUEST_TOO_LARGE');
+    const { single: headers, multi: multiValueHeaders } = flattenHeaders(request.headers);
+    const claims = await dashboard.verifyToken(headerValue(headers, DASHBOARD_TOKEN_HEADER));
+    if (!claims) return render('UNAUTHORIZED');
+    const { single: query, multi: multiQuery } = parseQuery(url.searchParams);
+    const event = {
+      resource: match.route.path,
+      path: url.pathname,
+      httpMethod: request.method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: query,
+      multiValueQueryStringParameters: multiQuery,
+      pathParameters: Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null,
+      stageVariables: null,
+      body: request.body === '' ? null : request.body,
+      isBase64Encoded: false,
+      requestContext: {
+        accountId,
+        apiId: 'local-dashboard',
+        stage: DASHBOARD_BASE_PATH.slice(1),
+        requestId,
+        httpMethod: request.method,
+        path: url.pathname,
+        resourcePath: match.route.path,
+        resourceId: match.route.id,
+        protocol: 'HTTP/1.1',
+        requestTimeEpoch: Date.now(),
+        identity: { sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: headerValue(headers, 'user-agent') ?? null },
+        authorizer: { claims: Object.fromEntries(Object.entries(claims).map(([k, v]) => [k, String(v)])) },
+      },
+    } as unknown as APIGatewayProxyEvent;
+    try {
+      const result = await dashboard.handlers[match.route.id](event, lambdaContext(match.route.id, requestId));
+      const replyHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(result.headers ?? {})) replyHeaders[name] = String(value);
+      return { statusCode: result.statusCode, headers: replyHeaders, body: result.body ?? '' };
+    } catch (error) {
+      options.onError?.(error, requestId);
+      return render('DEFAULT_5XX');
+    }
+  }
+
+  /**
+   * Node http listener. Only the dashboard API's bodies are read (every public route is GET), up to the gateway's
+   * limit; a larger body is refused unread. Oversized headers are refused by Node.
+   */
   async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = req.url ?? '/';
+    const readsBody = options.dashboard !== undefined && isDashboardPath(path.split('?')[0] ?? '');
+    const body = readsBody ? await readBody(req, MAX_GATEWAY_BODY_BYTES) : '';
     const reply = await handle({
       method: req.method ?? 'GET',
-      url: req.url ?? '/',
+      url: path,
       headers: req.headers,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      ...(body === undefined ? {} : { body }),
     }).catch((error: unknown) => {
       const requestId = newRequestId();
       options.onError?.(error, requestId);

@@ -4,22 +4,30 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { contactLink, type DashboardDeps, KEY_CREATION_LIMIT } from '../lambdas/core/dashboard/deps';
+import type { DashboardEndpointModule } from '../lambdas/core/dashboard/endpoint';
 import { type Clock, systemClock } from '../lambdas/core/domain/dates';
 import type { EndpointDeps } from '../lambdas/core/endpoints/deps';
 import type { EndpointModule } from '../lambdas/core/endpoints/endpoint';
 import { apiHandler } from '../lambdas/core/http/api-handler';
+import { dashboardHandler } from '../lambdas/core/http/dashboard-handler';
+import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES, type DashboardRouteId } from '../lambdas/core/http/dashboard-routes';
 import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
 import { logger } from '../lambdas/core/observability';
 import { RateReader } from '../lambdas/core/service/rate-reader';
 import { AccountsStore } from '../lambdas/core/store/accounts-store';
-import { createDocumentClient } from '../lambdas/core/store/clients';
+import { createDocumentClient, createMeteringClient } from '../lambdas/core/store/clients';
 import { createTable } from '../lambdas/core/store/create-tables';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
-import { endpointModule, PROJECT_ROOT } from '../lib/bundling';
+import { UsageStore } from '../lambdas/core/store/usage-store';
+import { dashboardModule, endpointModule, PROJECT_ROOT } from '../lib/bundling';
+import { type CognitoEmulator, startCognitoEmulator, type VerificationCode } from './cognito-emulator';
+import { createTokenVerifier, tokenOfHeader } from './cognito-tokens';
+import { dashboardFiles, withConfig } from './dashboard-site';
 import { type DemoKeys, ensureDemoAccounts } from './demo-accounts';
 import { openEmbeddedStore, type StoreRequestCounts } from './embedded-store';
-import { createLocalGateway, type ProxyHandler } from './gateway';
+import { createLocalGateway, type ProxyHandler, type StaticPage } from './gateway';
 import type { LocalRequestHandler } from './in-process-transport';
 import { createLocalAuthorizer } from './local-authorizer';
 import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, localTableNames, storeIsLocked } from './local-store';
@@ -47,6 +55,12 @@ export interface LocalServiceOptions {
   recordCacheTtlMs?: number;
   /** The threads it runs on (default `DEFAULT_LAYOUT`). */
   layout?: LocalLayout;
+  /** Serve the account dashboard, its API and the Cognito emulator (default true). */
+  dashboard?: boolean;
+  /** Where the plans page tells customers to ask for a plan change: an e-mail address or an https URL. */
+  upgradeContact?: string;
+  /** Told each verification code the Cognito emulator would have e-mailed. */
+  onVerificationCode?: (code: VerificationCode) => void;
 }
 
 export interface LocalService {
@@ -60,6 +74,9 @@ export interface LocalService {
   accounts: AccountsStore;
   demoKeys?: DemoKeys;
   ratesSource: string;
+  /** The page's address, when the dashboard runs. */
+  dashboardUrl?: string;
+  cognito?: CognitoEmulator;
   close(): Promise<void>;
 }
 
@@ -73,6 +90,14 @@ async function loadEndpoint(route: RouteId): Promise<EndpointModule<EndpointDeps
   };
   if (endpoint?.route !== route)
     throw new Error(`${endpointModule(route)} does not export the endpoint of route ${route}`);
+  return endpoint;
+}
+
+async function loadDashboardEndpoint(route: DashboardRouteId): Promise<DashboardEndpointModule<DashboardDeps>> {
+  const { endpoint } = (await import(join(PROJECT_ROOT, dashboardModule(route)))) as {
+    endpoint?: DashboardEndpointModule<DashboardDeps>;
+  };
+  if (endpoint?.route !== route) throw new Error(`${dashboardModule(route)} does not export the endpoint of ${route}`);
   return endpoint;
 }
 
@@ -135,6 +160,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   const layout = options.layout ?? DEFAULT_LAYOUT;
   let server: Server | undefined;
   let store: OpenedStore | undefined;
+  let cognito: CognitoEmulator | undefined;
   const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
   try {
     let path: string | undefined;
@@ -179,8 +205,70 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       clock,
       ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
     });
+    /**
+     * The account dashboard: the Cognito emulator, the dashboard API's handlers (the same modules as its Lambda
+     * functions, with this process's stores) and the page. The page's config names the public API's URL, which
+     * is known once the server listens; `setOrigin` fills it in then.
+     */
+    const startDashboard = async () => {
+      cognito = await startCognitoEmulator({
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        host,
+        clock,
+        ...(options.onVerificationCode ? { onCode: options.onVerificationCode } : {}),
+      });
+      const emulator = cognito;
+      const deps: DashboardDeps = {
+        accounts,
+        usage: new UsageStore(createMeteringClient(client, store?.endpoint), names.accounts, { clock }),
+        clock,
+        contact: contactLink(options.upgradeContact),
+        keyCreationLimit: KEY_CREATION_LIMIT,
+      };
+      const dashboardHandlers = Object.fromEntries(
+        await Promise.all(
+          DASHBOARD_ROUTES.map(
+            async (route): Promise<[DashboardRouteId, ProxyHandler]> => [
+              route.id,
+              dashboardHandler(route.id, (await loadDashboardEndpoint(route.id)).create(deps)),
+            ],
+          ),
+        ),
+      ) as Record<DashboardRouteId, ProxyHandler>;
+      const verifier = createTokenVerifier({
+        issuer: emulator.issuer,
+        clientId: emulator.clientId,
+        jwksUrl: emulator.jwksUrl,
+        clock,
+      });
+      const files = dashboardFiles(emulator.endpoint);
+      let pages: ReadonlyMap<string, StaticPage> = files;
+      return {
+        handlers: dashboardHandlers,
+        verifyToken: (authorization: string | undefined) => verifier.verifyToken(tokenOfHeader(authorization)),
+        get pages() {
+          return pages;
+        },
+        setOrigin(origin: string) {
+          pages = withConfig(files, {
+            cognito: {
+              endpoint: emulator.endpoint,
+              region: emulator.region,
+              userPoolId: emulator.userPoolId,
+              clientId: emulator.clientId,
+            },
+            apiBase: DASHBOARD_BASE_PATH,
+            apiUrl: `${origin}/v1/`,
+            contact: deps.contact,
+          });
+        },
+      };
+    };
+    const port = options.port ?? 3000;
+    const dashboard = options.dashboard === false ? undefined : await startDashboard();
     const gateway = createLocalGateway({
       handlers,
+      ...(dashboard ? { dashboard } : {}),
       authorizer: (event) => authorizer.authorize(event),
       onError: (error, requestId) => logger.error('local gateway error', { requestId, error: error as Error }),
     });
@@ -189,12 +277,15 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     });
     server.on('clientError', gateway.clientError);
     server.keepAliveTimeout = 5_000;
-    const port = await listen(server, options.port ?? 3000, host);
+    const bound = await listen(server, port, host);
+    if (dashboard) dashboard.setOrigin(`http://${host}:${bound}`);
     const running = server;
     const opened = store;
+    const emulator = cognito;
     return {
-      url: `http://${host}:${port}/v1/`,
-      port,
+      url: `http://${host}:${bound}/v1/`,
+      port: bound,
+      ...(emulator ? { dashboardUrl: `http://${host}:${bound}/`, cognito: emulator } : {}),
       dynamoEndpoint: store.endpoint,
       client,
       storeRequests: (reset = false) => opened.requests(reset),
@@ -209,11 +300,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
         });
         client.destroy();
         if (endpointFile) rmSync(endpointFile, { force: true });
+        await emulator?.close();
         await opened.close();
       },
     };
   } catch (error) {
     server?.close();
+    await cognito?.close().catch(() => undefined);
     if (endpointFile) rmSync(endpointFile, { force: true });
     await store?.close();
     throw error;

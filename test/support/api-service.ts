@@ -46,6 +46,8 @@ export interface TestApiOptions {
   recordCacheTtlMs?: number;
   /** The threads it runs on; the service's default layout unless given. */
   layout?: LocalLayout;
+  /** Start the account dashboard and its Cognito emulator too (off unless asked: most tests need neither). */
+  dashboard?: boolean;
 }
 
 /** The local service on an ephemeral loopback port with an in-memory store, as `npm start` runs it. */
@@ -57,6 +59,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.loadRates === false ? {} : { loadRates: options.loadRates ?? loadBundledRates }),
     ...(options.recordCacheTtlMs !== undefined ? { recordCacheTtlMs: options.recordCacheTtlMs } : {}),
     ...(options.layout ? { layout: options.layout } : {}),
+    dashboard: options.dashboard ?? false,
   });
   const request = async (method: string, path: string, headers: Record<string, string> = {}): Promise<ApiReply> => {
     const res = await fetch(`${service.url}${path.replace(/^\//, '')}`, { method, headers });

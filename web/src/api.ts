@@ -75,7 +75,8 @@ export function createDashboardApi(options: {
   async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object): Promise<T> {
     const token = options.idToken();
     if (token === null) throw new ApiFailure(401, 'unauthenticated', 'not signed in');
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+    // The raw ID token, with no scheme: what API Gateway's Cognito user pool authorizer reads from the header.
+    const headers: Record<string, string> = { Authorization: token, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {

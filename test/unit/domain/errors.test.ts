@@ -89,7 +89,7 @@ describe('ApiError', () => {
       const error = new ApiError(code);
       expect(error).toBeInstanceOf(Error);
       expect(error.code).toBe(code);
-      expect(error.status).toBe(CONTRACT_ERRORS[code]);
+      expect(error.status).toBe({ ...CONTRACT_ERRORS, ...DASHBOARD_ERRORS }[code]);
       expect(error.message).toBe(ERROR_CATALOG[code].message);
       expect(error.param).toBeUndefined();
     }

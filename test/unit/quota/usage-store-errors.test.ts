@@ -45,7 +45,10 @@ describe('UsageStore error paths', () => {
     const state = await store.admit(input);
     expect(state).toMatchObject({ verdict: 'rate-limit-exceeded', minuteUsed: 10, monthUsed: 700 });
     expect(ddb.commandCalls(GetItemCommand)).toHaveLength(0);
-    expect(ddb.commandCalls(UpdateItemCommand)).toHaveLength(1);
+    // The refused admission, then the day's refusal counter (which this mock also rejects; it is reported only).
+    const writes = ddb.commandCalls(UpdateItemCommand).map((call) => call.args[0].input.UpdateExpression);
+    expect(writes).toEqual([expect.stringContaining('ADD #m :one'), expect.stringMatching(/^ADD #day :one/)]);
+    expect(cleanupErrors).toHaveLength(1);
   });
 
   it('reads the counts when the failed condition comes without the old item', async () => {

@@ -63,13 +63,13 @@ describe("reading the API's envelope", () => {
 });
 
 describe('the dashboard API client', () => {
-  it('sends the ID token as a bearer token to the configured base', async () => {
+  it('sends the raw ID token in Authorization to the configured base', async () => {
     const { fetch, calls } = fakeFetch(() => new Response(envelope({ keys: [] }), { status: 200 }));
     const api = createDashboardApi({ base: '/api', fetch, idToken: () => 'id.t.k' });
     await expect(api.listKeys()).resolves.toEqual({ keys: [] });
     expect(calls[0]?.url).toBe('/api/keys');
     expect(calls[0]?.init.method).toBe('GET');
-    expect(headerOf(calls[0]?.init, 'Authorization')).toBe('Bearer id.t.k');
+    expect(headerOf(calls[0]?.init, 'Authorization')).toBe('id.t.k');
     expect(calls[0]?.init.credentials).toBe('omit');
   });
 
