@@ -3,22 +3,11 @@
  * The servers enforce the same rules; these only mirror them.
  */
 
-/** The pool's policy on both hosts (shared design, issue 15). */
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_POLICY_TEXT =
-  'At least 12 characters, with at least one lower-case letter, one upper-case letter and one digit.';
+import { passwordProblems } from '../../lambdas/core/domain/password-policy';
 
-/** What the password still lacks, in words; empty when it meets the policy. */
-export function passwordProblems(password: string): string[] {
-  const problems: string[] = [];
-  if (password.length < PASSWORD_MIN_LENGTH) problems.push(`at least ${PASSWORD_MIN_LENGTH} characters`);
-  if (!/[a-z]/.test(password)) problems.push('a lower-case letter');
-  if (!/[A-Z]/.test(password)) problems.push('an upper-case letter');
-  if (!/[0-9]/.test(password)) problems.push('a digit');
-  return problems;
-}
+export { PASSWORD_POLICY_TEXT, passwordProblems } from '../../lambdas/core/domain/password-policy';
 
-/** The sentence for a password that misses the policy, or null when it meets it. */
+/** The sentence for a password that misses the policy (the one the user pool enforces), or null when it meets it. */
 export function passwordMessage(password: string): string | null {
   const problems = passwordProblems(password);
   if (problems.length === 0) return null;
