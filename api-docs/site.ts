@@ -11,6 +11,12 @@ import { renderReferencePage } from './reference-page';
 export const OPENAPI_FILE = 'openapi.json';
 export const REFERENCE_PAGE_FILE = 'docs/index.html';
 
+/**
+ * The reference page's Content-Security-Policy: it has no scripts and loads nothing, and its one stylesheet is
+ * inline. Wherever the page is served (the dashboard's distribution on AWS), it is served with this policy.
+ */
+export const REFERENCE_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
 export interface SiteFiles {
   [OPENAPI_FILE]: string;
   [REFERENCE_PAGE_FILE]: string;

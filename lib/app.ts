@@ -20,10 +20,11 @@ export function buildApp(app: App): FxratesApp {
   const config = readDeployConfig((key) => app.node.tryGetContext(key));
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const description = 'fxrates: currency exchange rate API';
-  const data = new DataStack(app, STACK_IDS.data, { description: `${description} (tables)` });
+  const data = new DataStack(app, STACK_IDS.data, { description: `${description} (tables, dashboard users)` });
   const service = new ServiceStack(app, STACK_IDS.service, {
-    description: `${description} (API, ingestion, monitoring)`,
+    description: `${description} (API, ingestion, account dashboard, monitoring)`,
     data: data.data,
+    users: data.users,
     config,
   });
   return { config, data, service };

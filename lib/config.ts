@@ -4,6 +4,7 @@
  * value fails the synth with the flag's name instead of deploying something unintended.
  */
 import * as z from 'zod';
+import { contactLink } from '../lambdas/core/dashboard/deps';
 import { SOURCE_IDS } from '../lambdas/core/domain/rates';
 
 const booleanFlag = (fallback: boolean) =>
@@ -45,6 +46,21 @@ export const DeployConfigSchema = z.object({
   alarmEmail: z.email().optional(),
   /** Create the account-level role API Gateway needs to write logs (once per account and region). */
   apiGatewayCloudWatchRole: booleanFlag(false),
+  /**
+   * Whom dashboard customers ask for a plan change: an e-mail address or an https:// URL, checked by the rule the
+   * dashboard functions apply and kept as the link they show (`mailto:` for an address). None when unset.
+   */
+  upgradeContact: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return contactLink(value) ?? undefined;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be an e-mail address or an https:// URL' });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type DeployConfig = z.infer<typeof DeployConfigSchema>;

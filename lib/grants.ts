@@ -19,3 +19,17 @@ export function grantTable(role: iam.IRole, table: ITable, actions: readonly str
     }),
   );
 }
+
+/**
+ * Allows Query, and nothing else, on exactly these global secondary indexes of the table. A table grant never
+ * reaches its indexes: an index is a resource of its own (`<table ARN>/index/<name>`).
+ */
+export function grantIndexQuery(role: iam.IRole, table: ITable, indexes: readonly string[]): void {
+  if (indexes.length === 0) return;
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:Query'],
+      resources: indexes.map((name) => `${table.tableArn}/index/${name}`),
+    }),
+  );
+}

@@ -19,6 +19,7 @@ import {
 } from '../lambdas/core/metric-names';
 import type { Api } from './api';
 import type { DeployConfig } from './config';
+import type { DashboardApi } from './dashboard-api';
 import type { FxratesFunction } from './fxrates-function';
 import type { Ingestion } from './ingestion';
 
@@ -53,6 +54,7 @@ export const NEAREST_LIMIT_QUERY = [
 
 export interface MonitoringProps {
   api: Api;
+  dashboardApi: DashboardApi;
   ingestion: Ingestion;
   tables: { rates: ITable; accounts: ITable };
   config: DeployConfig;
@@ -141,6 +143,10 @@ export class Monitoring extends Construct {
     const functions: [string, FxratesFunction][] = [
       ['authorizer', api.authorizerFunction],
       ...[...api.routeFunctions].map(([routeId, fn]): [string, FxratesFunction] => [routeId, fn]),
+      ...[...props.dashboardApi.routeFunctions].map(([routeId, fn]): [string, FxratesFunction] => [
+        `dashboard ${routeId}`,
+        fn,
+      ]),
       ['ingest', ingestion.function],
     ];
     const lambdaMetric = (name: 'errors' | 'throttles' | 'p99' | 'p50') =>

@@ -11,7 +11,8 @@ export interface WebAclProps {
 /**
  * A regional WAFv2 web ACL on the API stage: a rate-based rule per client IP, which caps one address far
  * below the stage throttle so a single client cannot exhaust it for everyone, and the AWS common rule set.
- * Blocked requests reach the client as the WAF_FILTERED gateway response.
+ * Blocked requests reach the client as the WAF_FILTERED gateway response. One web ACL serves every stage of the
+ * service (`associate`): its fixed monthly price is per ACL, and its rules suit each stage.
  */
 export class WebAcl extends Construct {
   readonly acl: wafv2.CfnWebACL;
@@ -55,5 +56,14 @@ export class WebAcl extends Construct {
       resourceArn: props.stageArn,
       webAclArn: this.acl.attrArn,
     });
+  }
+
+  /**
+   * Puts this web ACL in front of another stage. The association is created in `scope`, beside the stage it
+   * protects. Requests that reach a stage through CloudFront come from CloudFront's addresses, so for such a stage
+   * the per-IP rule caps each edge address rather than each person.
+   */
+  associate(scope: Construct, id: string, stageArn: string): wafv2.CfnWebACLAssociation {
+    return new wafv2.CfnWebACLAssociation(scope, id, { resourceArn: stageArn, webAclArn: this.acl.attrArn });
   }
 }

@@ -12,12 +12,22 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { type BuildOptions, buildSync } from 'esbuild';
 import { PLAN_IDS, PLANS } from '../../lambdas/core/domain/plans';
+import { DASHBOARD_ROUTES, type DashboardRouteId } from '../../lambdas/core/http/dashboard-routes';
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/tables';
 import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_NAMES, type FunctionName, functionEntry } from '../../lib/bundling';
 import type { FxratesFunction } from '../../lib/fxrates-function';
-import { logicalIdOf, propsOf, renderJoin, resourcesOf, type Synthesized, synthesize, withScratchApp } from './synth';
+import {
+  logicalIdOf,
+  propsOf,
+  type Resources,
+  renderJoin,
+  resourcesOf,
+  type Synthesized,
+  synthesize,
+  withScratchApp,
+} from './synth';
 
 let s: Synthesized;
 
@@ -31,7 +41,7 @@ afterAll(() => s?.dispose());
 
 /** Every function of the service, by its name. */
 function functionsByName(): Map<FunctionName, FxratesFunction> {
-  const { api, ingestion } = s.fx.service;
+  const { api, dashboardApi, ingestion } = s.fx.service;
   const map = new Map<FunctionName, FxratesFunction>([
     ['authorizer', api.authorizerFunction],
     ['ingest', ingestion.function],
@@ -40,7 +50,25 @@ function functionsByName(): Map<FunctionName, FxratesFunction> {
     const fn = api.routeFunctions.get(route.id);
     if (fn) map.set(route.id, fn);
   }
+  for (const route of DASHBOARD_ROUTES) {
+    const fn = dashboardApi.routeFunctions.get(route.id);
+    if (fn) map.set(route.id, fn);
+  }
   return map;
+}
+
+function isDashboardRoute(name: FunctionName): name is DashboardRouteId {
+  return DASHBOARD_ROUTES.some((route) => route.id === name);
+}
+
+/** The resources of a type that belong to the public REST API (the dashboard's has its own). */
+function publicApiResources(type: string): Resources {
+  const apiId = logicalIdOf(s.fx.service.api.restApi);
+  return Object.fromEntries(
+    Object.entries(resourcesOf(s.service, type)).filter(
+      ([, r]) => (r.Properties?.RestApiId as { Ref?: string } | undefined)?.Ref === apiId,
+    ),
+  );
 }
 
 function fnLogicalId(fn: FxratesFunction): string {
@@ -123,18 +151,40 @@ describe('cdk-nag AwsSolutions', () => {
         }
       }
     }
-    expect([...acknowledged.keys()].sort()).toEqual(['AwsSolutions-COG4', 'AwsSolutions-IAM5[Resource::*]']);
-    // One per method, and one per function role (tracing).
+    const siteBucket = logicalIdOf(s.fx.service.dashboardSite.bucket);
+    // The public API's methods (API keys, not Cognito) and every function role (tracing); the user pool's password,
+    // MFA and feature plan; the distribution's country, web ACL and certificate; BucketDeployment's copy function.
+    const once = [
+      'AwsSolutions-COG1',
+      'AwsSolutions-COG2',
+      'AwsSolutions-COG8',
+      'AwsSolutions-CFR1',
+      'AwsSolutions-CFR2',
+      'AwsSolutions-CFR4',
+      'AwsSolutions-L1',
+      'AwsSolutions-IAM5[Action::s3:Abort*]',
+      'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+      'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+      'AwsSolutions-IAM5[Action::s3:GetObject*]',
+      'AwsSolutions-IAM5[Action::s3:List*]',
+      `AwsSolutions-IAM5[Resource::<${siteBucket}.Arn>/*]`,
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+    ];
+    expect([...acknowledged.keys()].sort()).toEqual(
+      ['AwsSolutions-COG4', 'AwsSolutions-IAM5[Resource::*]', ...once].sort(),
+    );
     expect(acknowledged.get('AwsSolutions-COG4')).toHaveLength(ROUTES.length);
     expect(acknowledged.get('AwsSolutions-IAM5[Resource::*]')).toHaveLength(FUNCTION_NAMES.length);
+    for (const id of once) expect([id, acknowledged.get(id)?.length]).toEqual([id, 1]);
     for (const reason of [...acknowledged.values()].flat()) expect(reason.length).toBeGreaterThan(40);
   });
 });
 
 describe('authorizer', () => {
   it('is a REQUEST authorizer on the X-API-Key header with result caching off', () => {
-    s.service.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
-    s.service.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+    const authorizers = Object.values(publicApiResources('AWS::ApiGateway::Authorizer'));
+    expect(authorizers).toHaveLength(1);
+    expect(authorizers[0]?.Properties).toMatchObject({
       Type: 'REQUEST',
       IdentitySource: 'method.request.header.X-API-Key',
       AuthorizerResultTtlInSeconds: 0,
@@ -142,7 +192,7 @@ describe('authorizer', () => {
   });
 
   it('invokes the authorizer function', () => {
-    const [authorizer] = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Authorizer'));
+    const [authorizer] = Object.values(publicApiResources('AWS::ApiGateway::Authorizer'));
     expect(JSON.stringify(authorizer?.Properties?.AuthorizerUri)).toContain(
       `"${fnLogicalId(s.fx.service.api.authorizerFunction)}","Arn"`,
     );
@@ -168,7 +218,7 @@ describe('routes and gateway responses (parity with the tables the local gateway
   }
 
   it('has exactly one method per route and no other', () => {
-    const methods = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Method'));
+    const methods = Object.values(publicApiResources('AWS::ApiGateway::Method'));
     expect(methods).toHaveLength(ROUTES.length);
     expect(new Set(methods.map((m) => m.Properties?.HttpMethod))).toEqual(new Set(ROUTES.map((r) => r.method)));
   });
@@ -182,8 +232,8 @@ describe('routes and gateway responses (parity with the tables the local gateway
 
       const resourceId = [...resourcePaths()].find(([, path]) => path === route.path)?.[0];
       expect(resourceId).toBeDefined();
-      const [authorizerId] = Object.keys(resourcesOf(s.service, 'AWS::ApiGateway::Authorizer'));
-      const method = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Method')).find(
+      const authorizerId = logicalIdOf(s.fx.service.api.authorizer);
+      const method = Object.values(publicApiResources('AWS::ApiGateway::Method')).find(
         (m) => (propsOf(m).ResourceId as { Ref?: string }).Ref === resourceId,
       );
       expect(method?.Properties).toMatchObject({
@@ -204,12 +254,13 @@ describe('routes and gateway responses (parity with the tables the local gateway
       StageName: API_BASE_PATH.slice(1),
       MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', CachingEnabled: false })],
     });
-    const [stage] = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Stage'));
+    const [stage] = Object.values(publicApiResources('AWS::ApiGateway::Stage'));
+    expect(stage?.Properties?.StageName).toBe(API_BASE_PATH.slice(1));
     expect(stage?.Properties?.CacheClusterEnabled).not.toBe(true);
   });
 
   it('defines exactly the gateway responses of the table', () => {
-    const types = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::GatewayResponse')).map(
+    const types = Object.values(publicApiResources('AWS::ApiGateway::GatewayResponse')).map(
       (r) => r.Properties?.ResponseType,
     );
     expect(types.sort()).toEqual(GATEWAY_RESPONSES.map((r) => r.type).sort());
@@ -222,6 +273,7 @@ describe('routes and gateway responses (parity with the tables the local gateway
         Object.entries(gatewayResponseHeaders(row)).map(([name, value]) => [`gatewayresponse.header.${name}`, value]),
       );
       s.service.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        RestApiId: { Ref: logicalIdOf(s.fx.service.api.restApi) },
         ResponseType: type,
         StatusCode: row.status === undefined ? Match.absent() : String(row.status),
         ResponseTemplates: { 'application/json': row.template },
@@ -269,7 +321,7 @@ describe('routes and gateway responses (parity with the tables the local gateway
 
 describe('stage', () => {
   it('writes one JSON access log line per request, without the API key', () => {
-    const [stage] = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Stage'));
+    const [stage] = Object.values(publicApiResources('AWS::ApiGateway::Stage'));
     const setting = stage?.Properties?.AccessLogSetting as { Format: string; DestinationArn: unknown };
     const format = JSON.parse(setting.Format) as Record<string, string>;
     expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
@@ -318,11 +370,11 @@ describe('stage', () => {
         }),
       ]),
     });
-    const [association] = Object.values(
-      s.service.findResources('AWS::WAFv2::WebACLAssociation') as Record<string, Record<string, unknown>>,
-    );
     const apiId = logicalIdOf(s.fx.service.api.restApi);
     const stageId = logicalIdOf(s.fx.service.api.restApi.deploymentStage);
+    const webAcl = s.fx.service.api.webAcl;
+    if (!webAcl) throw new Error('the default context has no web ACL');
+    const association = resourcesOf(s.service, 'AWS::WAFv2::WebACLAssociation')[logicalIdOf(webAcl.association)];
     expect(renderJoin(propsOf(association).ResourceArn)).toMatch(
       new RegExp(`:apigateway:<Ref:AWS::Region>::/restapis/<Ref:${apiId}>/stages/<Ref:${stageId}>$`),
     );
@@ -330,11 +382,22 @@ describe('stage', () => {
 });
 
 describe('functions', () => {
-  it('deploys one function per route of the registry, plus the authorizer and ingestion', () => {
+  it('deploys one function per route of both registries, plus the authorizer and ingestion', () => {
     const byName = functionsByName();
-    expect([...byName.keys()].sort()).toEqual([...ROUTES.map((r) => r.id), 'authorizer', 'ingest'].sort());
-    s.service.resourceCountIs('AWS::Lambda::Function', FUNCTION_NAMES.length);
+    expect([...byName.keys()].sort()).toEqual(
+      [...ROUTES.map((r) => r.id), ...DASHBOARD_ROUTES.map((r) => r.id), 'authorizer', 'ingest'].sort(),
+    );
     for (const [name, fn] of byName) expect(fn.entry).toBe(functionEntry(name));
+  });
+
+  it('has no other function than those and the copy function of the dashboard files deployment', () => {
+    const ours = new Set([...functionsByName().values()].map(fnLogicalId));
+    const deploymentRole = logicalIdOf(s.fx.service.dashboardSite.deployment.handlerRole);
+    const others = Object.entries(resourcesOf(s.service, 'AWS::Lambda::Function')).filter(([id]) => !ours.has(id));
+    expect(ours.size).toBe(FUNCTION_NAMES.length);
+    expect(others.map(([, fn]) => (propsOf(fn).Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0])).toEqual([
+      deploymentRole,
+    ]);
   });
 
   it.each(ROUTES.map((r) => r.id))('bundles into the %s function its own endpoint module and no other', (id) => {
@@ -469,8 +532,16 @@ describe('IAM (checked on the synthesized policies)', () => {
       }));
   }
 
-  /** Which table an imported ARN names, resolved through the data stack's exports. */
-  function tableOf(resource: unknown): 'rates' | 'accounts' | undefined {
+  /**
+   * Which table an imported ARN names, resolved through the data stack's exports; an index ARN (the table's
+   * ARN joined with `/index/NAME`) reads `accounts/index/NAME`.
+   */
+  function tableOf(resource: unknown): string | undefined {
+    const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    if (join && join[0] === '' && join[1].length === 2 && typeof join[1][1] === 'string') {
+      const table = tableOf(join[1][0]);
+      return table === undefined ? undefined : `${table}${join[1][1]}`;
+    }
     const importName = (resource as { 'Fn::ImportValue'?: string })['Fn::ImportValue'];
     if (importName === undefined) return undefined;
     const outputs = s.data.toJSON().Outputs as Record<string, { Value: unknown; Export?: { Name: string } }>;
@@ -492,7 +563,7 @@ describe('IAM (checked on the synthesized policies)', () => {
 
   it('grants each function exactly the tables whose store modules its bundle contains', () => {
     for (const [dir, fn] of functionsByName()) {
-      const granted = [...new Set(dynamoGrants(fn).map((grant) => grant.split(':')[0]))].sort();
+      const granted = [...new Set(dynamoGrants(fn).map((grant) => grant.split(/[:/]/)[0]))].sort();
       expect([dir, granted]).toEqual([dir, tablesBundledBy(dir)]);
     }
   });
@@ -523,11 +594,13 @@ describe('IAM (checked on the synthesized policies)', () => {
     expect(resources.map(tableOf)).not.toContain('accounts');
   });
 
-  it('grants no index, no wildcard action, and a wildcard resource only for X-Ray', () => {
-    for (const fn of functionsByName().values()) {
+  it('grants no wildcard action, Query on an index only to the dashboard routes, and a wildcard resource only for X-Ray', () => {
+    for (const [name, fn] of functionsByName()) {
       for (const st of statementsOf(fn)) {
         expect(st.Action.filter((a) => a.includes('*'))).toEqual([]);
-        expect(JSON.stringify(st.Resource)).not.toMatch(/index/i);
+        if (JSON.stringify(st.Resource).includes('/index/')) {
+          expect([name, isDashboardRoute(name), st.Action]).toEqual([name, true, ['dynamodb:Query']]);
+        }
         if (st.Resource.includes('*')) {
           expect(st.Action.sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
         }
@@ -732,12 +805,12 @@ describe('monitoring', () => {
 });
 
 describe('outputs', () => {
-  it('names the tables for the admin CLI and the ingestion function for the backfill', () => {
+  it('names the tables, the user pool and client, the dashboard URL, and the ingestion function', () => {
     expect(Object.keys(s.data.toJSON().Outputs)).toEqual(
-      expect.arrayContaining(['RatesTableName', 'AccountsTableName']),
+      expect.arrayContaining(['RatesTableName', 'AccountsTableName', 'UserPoolId', 'UserPoolClientId']),
     );
     expect(Object.keys(s.service.toJSON().Outputs)).toEqual(
-      expect.arrayContaining(['ApiUrl', 'IngestFunctionName', 'DashboardName', 'AlarmTopicArn']),
+      expect.arrayContaining(['ApiUrl', 'IngestFunctionName', 'DashboardUrl', 'DashboardName', 'AlarmTopicArn']),
     );
   });
 });

@@ -10,6 +10,7 @@ import { buildApp } from '../../lib/app';
 import { CONTEXT_KEYS, readDeployConfig } from '../../lib/config';
 import {
   cdkJsonContext,
+  deployedFiles,
   logicalIdOf,
   propsOf,
   resourcesOf,
@@ -32,6 +33,15 @@ describe('reading the context', () => {
     });
     expect(config.alarmEmail).toBeUndefined();
     expect(config.ecbBaseUrl).toBeUndefined();
+    expect(config.upgradeContact).toBeUndefined();
+  });
+
+  it.each([
+    ['sales@example.com', 'mailto:sales@example.com'],
+    ['mailto:sales@example.com', 'mailto:sales@example.com'],
+    ['https://example.com/upgrade', 'https://example.com/upgrade'],
+  ])('reads the upgrade contact %s as the link %s', (value, link) => {
+    expect(read({ upgradeContact: value }).upgradeContact).toBe(link);
   });
 
   it('accepts the strings the command line passes', () => {
@@ -58,6 +68,8 @@ describe('reading the context', () => {
     ['throttleRate', '-1'],
     ['ingestSchedule', 'every hour'],
     ['ecbBaseUrl', 'ecb'],
+    ['upgradeContact', 'http://example.com/upgrade'],
+    ['upgradeContact', 'sales at example.com'],
   ])('refuses %s=%s and names the flag', (key, value) => {
     expect(() => read({ [key]: value })).toThrow(new RegExp(`Invalid CDK context: .*${key}`));
   });
@@ -84,6 +96,7 @@ describe('flags applied to the app', () => {
       ecbBaseUrl: 'https://ecb.example.com/stats/eurofxref',
       throttleRate: '50',
       throttleBurst: '100',
+      upgradeContact: 'sales@example.com',
     });
   }, 120_000);
 
@@ -123,6 +136,28 @@ describe('flags applied to the app', () => {
       ECB_BASE_URL: 'https://ecb.example.com/stats/eurofxref',
     });
     s.service.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'cron(15 * * * ? *)' });
+  });
+
+  it('tells every dashboard function the upgrade contact, as a link, and puts it in the page config', () => {
+    const functions = [...s.fx.service.dashboardApi.routeFunctions.values()];
+    expect(functions.length).toBeGreaterThan(0);
+    for (const fn of functions) {
+      const resource = resourcesOf(s.service, 'AWS::Lambda::Function')[logicalIdOf(fn.function)];
+      expect((propsOf(resource).Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+        UPGRADE_CONTACT: 'mailto:sales@example.com',
+      });
+    }
+    const deployment = s.fx.service.dashboardSite.deployment.node.findChild('CustomResource');
+    const config = deployedFiles(s, logicalIdOf(deployment)).get('config.json');
+    expect(JSON.parse(config?.content ?? '{}')).toMatchObject({ contact: 'mailto:sales@example.com' });
+  });
+
+  it('deploys the dashboard stage after the account-level logging role it needs', () => {
+    const [account] = Object.keys(resourcesOf(s.service, 'AWS::ApiGateway::Account'));
+    const stage = resourcesOf(s.service, 'AWS::ApiGateway::Stage')[
+      logicalIdOf(s.fx.service.dashboardApi.restApi.deploymentStage)
+    ];
+    expect(stage?.DependsOn).toEqual(expect.arrayContaining([account]));
   });
 
   it('throttles the stage at the given rate and burst', () => {

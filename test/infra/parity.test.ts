@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { API_BASE_PATH, ROUTES } from '../../lambdas/core/http/routes';
 import { createLocalGateway } from '../../local-server/gateway';
-import { propsOf, resourcesOf, SKIP_BUNDLING, type Synthesized, synthesize } from './synth';
+import { logicalIdOf, propsOf, resourcesOf, SKIP_BUNDLING, type Synthesized, synthesize } from './synth';
 
 /**
  * The local gateway of `npm start` and the synthesized API Gateway must answer alike: the same routes, and for
@@ -14,6 +14,9 @@ describe('parity of the local gateway and the synthesized API', () => {
     s = synthesize(SKIP_BUNDLING);
   });
   afterAll(() => s.dispose());
+
+  /** The public API's logical id: the dashboard's REST API has its own routes and gateway responses. */
+  const publicApiId = () => logicalIdOf(s.fx.service.api.restApi);
 
   const denyingAuthorizer = async (): Promise<APIGatewayAuthorizerResult> => ({
     principalId: 'anonymous',
@@ -40,7 +43,9 @@ describe('parity of the local gateway and the synthesized API', () => {
   }
 
   it('renders every synthesized gateway response exactly as API Gateway would', () => {
-    const responses = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::GatewayResponse')).map(propsOf);
+    const responses = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::GatewayResponse'))
+      .map(propsOf)
+      .filter((r) => (r.RestApiId as { Ref?: string }).Ref === publicApiId());
     expect(responses.length).toBeGreaterThan(10);
     const authorizer = { errorCode: 'invalid-api-key', errorMessage: 'The API key is not valid.' };
     const context = {
@@ -81,7 +86,7 @@ describe('parity of the local gateway and the synthesized API', () => {
     };
     const deployed = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Method'))
       .map(propsOf)
-      .filter((m) => m.HttpMethod !== 'OPTIONS')
+      .filter((m) => (m.RestApiId as { Ref?: string }).Ref === publicApiId() && m.HttpMethod !== 'OPTIONS')
       .map((m) => `${m.HttpMethod as string} ${pathOf((m.ResourceId as { Ref: string }).Ref)}`)
       .sort();
     expect(deployed).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());

@@ -2,9 +2,9 @@
  * Synthesizes the real app (the one `bin/fxrates.ts` builds) for the infra tests, with the context of cdk.json
  * so the tests see what `npm run synth` produces. Each test file synthesizes once and shares the result.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -106,4 +106,34 @@ function marker(value: unknown): string {
   const imported = v['Fn::ImportValue'];
   if (typeof imported === 'string') return `<Import:${imported}>`;
   return '<intrinsic>';
+}
+
+export interface DeployedFile {
+  content: string;
+  /** Deploy-time values: BucketDeployment replaces each marker in `content` with what CloudFormation resolves. */
+  markers: Record<string, unknown>;
+}
+
+/**
+ * The files one BucketDeployment of the service stack uploads, by their key in the bucket, read from the staged
+ * assets of the cloud assembly.
+ */
+export function deployedFiles(s: Synthesized, deploymentLogicalId: string): Map<string, DeployedFile> {
+  const deployment = resourcesOf(s.service, 'Custom::CDKBucketDeployment')[deploymentLogicalId];
+  const props = propsOf(deployment) as { SourceObjectKeys: string[]; SourceMarkers?: Record<string, unknown>[] };
+  const manifest = JSON.parse(
+    readFileSync(join(s.assembly.directory, `${s.fx.service.artifactId}.assets.json`), 'utf8'),
+  ) as { files: Record<string, { source: { path: string } }> };
+  const files = new Map<string, DeployedFile>();
+  props.SourceObjectKeys.forEach((key, i) => {
+    const path = manifest.files[key.replace(/\.zip$/, '')]?.source.path;
+    if (path === undefined) throw new Error(`no staged asset for ${key}`);
+    const dir = join(s.assembly.directory, path);
+    for (const name of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!name.isFile()) continue;
+      const full = join(name.parentPath, name.name);
+      files.set(relative(dir, full), { content: readFileSync(full, 'utf8'), markers: props.SourceMarkers?.[i] ?? {} });
+    }
+  });
+  return files;
 }

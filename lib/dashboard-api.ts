@@ -1,0 +1,159 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct, type IDependable } from 'constructs';
+import { UPGRADE_CONTACT_ENV } from '../lambdas/core/dashboard/deps';
+import {
+  DASHBOARD_BASE_PATH,
+  DASHBOARD_ROUTES,
+  DASHBOARD_TOKEN_HEADER,
+  type DashboardRouteDefinition,
+  type DashboardRouteId,
+} from '../lambdas/core/http/dashboard-routes';
+import { DASHBOARD_GATEWAY_RESPONSES, gatewayResponseHeaders } from '../lambdas/core/http/gateway-responses';
+import { ACCOUNTS_TABLE } from '../lambdas/core/store/tables';
+import { ACCESS_LOG_FIELDS, pathParameterNames } from './api';
+import type { DeployConfig } from './config';
+import { FxratesFunction } from './fxrates-function';
+import { grantIndexQuery, grantTable } from './grants';
+import type { WebAcl } from './web-acl';
+
+/** The stage is the base path: CloudFront forwards `/api/...` unchanged, so `/api/keys` is stage `api`, `/keys`. */
+export const DASHBOARD_STAGE_NAME = DASHBOARD_BASE_PATH.replace(/^\//, '');
+
+/** The public API's access log line, plus the person (the token's `sub`) a request was made by. */
+export const DASHBOARD_ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(Object.entries(ACCESS_LOG_FIELDS).filter(([name]) => name !== 'denyCode')),
+  sub: '$context.authorizer.claims.sub',
+};
+
+export interface DashboardApiProps {
+  accounts: ITable;
+  userPool: cognito.IUserPool;
+  config: DeployConfig;
+  /** The service's web ACL, when the WAF is on. */
+  webAcl: WebAcl | undefined;
+  /**
+   * What the stage must be deployed after: the account-level logging role when this app creates it, which a stage
+   * with logging cannot be deployed without.
+   */
+  loggingRole: IDependable | undefined;
+}
+
+/**
+ * The dashboard's own JSON API: a REST API whose stage is `api`, reached by the page through its CloudFront
+ * distribution. API Gateway's Cognito authorizer checks the ID token on every method; each route of the registry
+ * (lambdas/core/http/dashboard-routes.ts) is one function with exactly the accounts-table actions and indexes the
+ * registry lists for it.
+ */
+export class DashboardApi extends Construct {
+  readonly restApi: apigw.RestApi;
+  readonly authorizer: apigw.CognitoUserPoolsAuthorizer;
+  readonly routeFunctions: ReadonlyMap<DashboardRouteId, FxratesFunction>;
+  readonly accessLogs: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: DashboardApiProps) {
+    super(scope, id);
+    const { config } = props;
+
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logs.RetentionDays.THREE_MONTHS,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.restApi = new apigw.RestApi(this, 'RestApi', {
+      restApiName: 'fxrates-dashboard',
+      description: 'fxrates account dashboard API (behind the dashboard distribution)',
+      endpointTypes: [apigw.EndpointType.REGIONAL],
+      // The account-level logging role is the public API's concern (lib/api.ts); there is one per account.
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: DASHBOARD_STAGE_NAME,
+        accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(DASHBOARD_ACCESS_LOG_FIELDS)),
+        loggingLevel: apigw.MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        tracingEnabled: true,
+        throttlingRateLimit: config.throttleRate,
+        throttlingBurstLimit: config.throttleBurst,
+        // Every answer is one person's account data.
+        cachingEnabled: false,
+      },
+    });
+    if (props.loggingRole) this.restApi.deploymentStage.node.addDependency(props.loggingRole);
+
+    for (const row of DASHBOARD_GATEWAY_RESPONSES) {
+      this.restApi.addGatewayResponse(row.type, {
+        type: apigw.ResponseType.of(row.type),
+        ...(row.status === undefined ? {} : { statusCode: String(row.status) }),
+        responseHeaders: gatewayResponseHeaders(row),
+        templates: { 'application/json': row.template },
+      });
+    }
+
+    this.authorizer = new apigw.CognitoUserPoolsAuthorizer(this, 'Authorizer', {
+      authorizerName: 'fxrates-dashboard-cognito',
+      cognitoUserPools: [props.userPool],
+      identitySource: apigw.IdentitySource.header(DASHBOARD_TOKEN_HEADER),
+    });
+
+    // As on the public API: only path parameters are declared and no body model exists, so the validator never
+    // answers before the authorizer, and the endpoints validate names and bodies themselves.
+    const validator = this.restApi.addRequestValidator('Validator', {
+      requestValidatorName: 'parameters-and-body',
+      validateRequestParameters: true,
+      validateRequestBody: true,
+    });
+
+    const routeFunctions = new Map<DashboardRouteId, FxratesFunction>();
+    for (const route of DASHBOARD_ROUTES) {
+      const fn = this.routeFunction(route, props);
+      routeFunctions.set(route.id, fn);
+      this.restApi.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, new apigw.LambdaIntegration(fn.function, { proxy: true, allowTestInvoke: false }), {
+          authorizationType: apigw.AuthorizationType.COGNITO,
+          authorizer: this.authorizer,
+          requestValidator: validator,
+          requestParameters: Object.fromEntries(
+            pathParameterNames(route.path).map((n) => [`method.request.path.${n}`, true]),
+          ),
+        });
+    }
+    this.routeFunctions = routeFunctions;
+
+    const stage = this.restApi.deploymentStage;
+    if (props.webAcl) {
+      props.webAcl.associate(this, 'WebAclAssociation', stage.stageArn);
+    } else {
+      Validations.of(stage).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason: 'The operator turned the WAF off with the context flag waf=false; stage throttling still applies.',
+      });
+    }
+  }
+
+  private routeFunction(route: DashboardRouteDefinition, props: DashboardApiProps): FxratesFunction {
+    const environment: Record<string, string> = { [ACCOUNTS_TABLE.envVar]: props.accounts.tableName };
+    if (props.config.upgradeContact) environment[UPGRADE_CONTACT_ENV] = props.config.upgradeContact;
+    const fn = new FxratesFunction(this, `${pascalCase(route.id)}Function`, {
+      name: route.id,
+      description: `fxrates dashboard ${route.method} ${DASHBOARD_BASE_PATH}${route.path}`,
+      timeout: Duration.seconds(10),
+      environment,
+    });
+    grantTable(fn.role, props.accounts, route.accountsTable);
+    grantIndexQuery(fn.role, props.accounts, route.accountsIndexes);
+    return fn;
+  }
+}
+
+/** `keys-list` becomes `KeysList`, for construct ids. */
+function pascalCase(id: string): string {
+  return id
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

@@ -1,0 +1,300 @@
+import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { buildSite, REFERENCE_PAGE_CSP } from '../api-docs/site';
+import { DASHBOARD_BASE_PATH } from '../lambdas/core/http/dashboard-routes';
+import { buildDashboardFiles, dashboardCsp } from '../web/build';
+import type { PageConfig } from '../web/src/config';
+
+/** The page's settings file, read by the page at start (web/src/config.ts). */
+export const PAGE_CONFIG_FILE = 'config.json';
+
+/** Where the reference page and the OpenAPI document are published (api-docs/site.ts names the files). */
+export const DOCS_PATH_PATTERN = '/docs*';
+
+/** Cognito's endpoint in this stack's region: the page posts its sign-up and sign-in calls there. */
+export function cognitoEndpoint(region: string): string {
+  return `https://cognito-idp.${region}.amazonaws.com/`;
+}
+
+/**
+ * The page's Content-Security-Policy with Cognito's origin in the stack's region. `dashboardCsp` checks that it is
+ * given a real origin, which a region still unresolved at synthesis is not, so the policy is built for a stand-in
+ * host whose region part is then replaced by the region.
+ */
+export function pageCsp(region: string): string {
+  const standIn = 'region-of-the-stack';
+  const csp = dashboardCsp(cognitoEndpoint(standIn));
+  const parts = csp.split(standIn);
+  if (parts.length !== 2) throw new Error(`the page CSP names Cognito's origin ${parts.length - 1} times, not once`);
+  return parts.join(region);
+}
+
+export interface DashboardSiteProps {
+  userPool: cognito.IUserPool;
+  client: cognito.IUserPoolClient;
+  dashboardApi: apigw.RestApi;
+  /** The public API's base URL (ends in /v1/), for the example request the page shows. */
+  publicApiUrl: string;
+  /** The operator's upgrade contact as a link, or undefined. */
+  contact: string | undefined;
+}
+
+/**
+ * The dashboard's front door: one CloudFront distribution serving the page (static files in a private bucket,
+ * read through origin access control), its config.json, the API reference under /docs/ with /openapi.json, and
+ * the dashboard API under /api/, so the browser talks to a single origin and needs no CORS.
+ */
+export class DashboardSite extends Construct {
+  readonly bucket: s3.Bucket;
+  readonly logBucket: s3.Bucket;
+  readonly distribution: cloudfront.Distribution;
+  readonly pageHeaders: cloudfront.ResponseHeadersPolicy;
+  readonly docsHeaders: cloudfront.ResponseHeadersPolicy;
+  readonly deployment: s3deploy.BucketDeployment;
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: DashboardSiteProps) {
+    super(scope, id);
+
+    // Access logs of the distribution and the site bucket. CloudFront's standard logs are written through an ACL
+    // grant, hence object ownership "bucket owner preferred" (ACLs on) for this bucket only.
+    this.logBucket = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      // Logs are evidence: kept when the stack goes, like the tables (README: deleting the service).
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.bucket = new s3.Bucket(this, 'Files', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      serverAccessLogsBucket: this.logBucket,
+      serverAccessLogsPrefix: 'site-bucket/',
+      // Everything in it is rebuilt from the repository on each deploy; the deployment empties it on deletion.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const region = Stack.of(this).region;
+    this.pageHeaders = new cloudfront.ResponseHeadersPolicy(this, 'PageHeaders', {
+      comment: 'fxrates dashboard: strict CSP and security headers',
+      securityHeadersBehavior: securityHeaders(pageCsp(region)),
+    });
+    this.docsHeaders = new cloudfront.ResponseHeadersPolicy(this, 'DocsHeaders', {
+      comment: 'fxrates API reference: no scripts, inline styles only',
+      securityHeadersBehavior: securityHeaders(REFERENCE_PAGE_CSP),
+    });
+
+    const filesOrigin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket);
+    // `/docs` is sent to `/docs/`, and a folder's URL is its index.html: S3 itself knows neither, and the default
+    // root object covers the site's root only.
+    const docsIndex = new cloudfront.Function(this, 'DocsIndex', {
+      comment: 'fxrates: /docs/ serves docs/index.html',
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      code: cloudfront.FunctionCode.fromInline(DOCS_INDEX_FUNCTION),
+    });
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'fxrates account dashboard',
+      defaultRootObject: 'index.html',
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      enableLogging: true,
+      logBucket: this.logBucket,
+      logFilePrefix: 'distribution/',
+      defaultBehavior: {
+        origin: filesOrigin,
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: this.pageHeaders,
+        compress: true,
+      },
+      additionalBehaviors: {
+        [`${DASHBOARD_BASE_PATH}/*`]: {
+          // The origin path stays empty: CloudFront appends the whole request path, `/api/keys`, which is the
+          // dashboard API's stage `api` and its resource `/keys`.
+          origin: new origins.RestApiOrigin(props.dashboardApi, { originPath: '' }),
+          // A request that came over plain HTTP already exposed its token; refuse it rather than redirect it.
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+          // With caching disabled, this managed policy forwards every viewer header, Authorization included, and
+          // keeps API Gateway's own Host header, which a regional endpoint requires.
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: this.pageHeaders,
+          compress: true,
+        },
+        [DOCS_PATH_PATTERN]: {
+          origin: filesOrigin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+          responseHeadersPolicy: this.docsHeaders,
+          compress: true,
+          functionAssociations: [{ function: docsIndex, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+        },
+      },
+    });
+    this.url = `https://${this.distribution.distributionDomainName}/`;
+
+    const pageConfig: PageConfig = {
+      cognito: {
+        endpoint: cognitoEndpoint(region),
+        region,
+        userPoolId: props.userPool.userPoolId,
+        clientId: props.client.userPoolClientId,
+      },
+      apiBase: DASHBOARD_BASE_PATH,
+      apiUrl: props.publicApiUrl,
+      contact: props.contact ?? null,
+    };
+
+    // The deployment's function is the construct's own (it copies the files with the AWS CLI); it gets a role of
+    // ours, without the AWS managed basic-execution policy, and a log group with the service's retention.
+    const deploymentLogs = new logs.LogGroup(this, 'DeploymentLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const deploymentRole = new iam.Role(this, 'DeploymentRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'fxrates dashboard files deployment',
+    });
+    deploymentLogs.grantWrite(deploymentRole);
+
+    this.deployment = new s3deploy.BucketDeployment(this, 'Deployment', {
+      destinationBucket: this.bucket,
+      sources: [
+        ...Object.entries({ ...buildDashboardFiles(), ...buildSite() }).map(([path, content]) =>
+          s3deploy.Source.data(path, content),
+        ),
+        s3deploy.Source.jsonData(PAGE_CONFIG_FILE, pageConfig),
+      ],
+      // Names carry no content hash, so browsers revalidate every file (a 304 when unchanged) and CloudFront keeps
+      // a copy for its minimum TTL only: a deploy is live within seconds, without an invalidation.
+      cacheControl: [s3deploy.CacheControl.noCache()],
+      prune: true,
+      retainOnDelete: false,
+      role: deploymentRole,
+      logGroup: deploymentLogs,
+    });
+
+    this.acknowledgeFindings(deploymentRole);
+  }
+
+  private acknowledgeFindings(deploymentRole: iam.Role): void {
+    Validations.of(this.distribution).acknowledge(
+      {
+        id: 'AwsSolutions-CFR1',
+        reason:
+          'The dashboard serves customers wherever they are, as the public API does; no market is excluded, so there is no country to restrict.',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'A CloudFront web ACL can only be created in us-east-1 and these stacks deploy to any region; the dashboard API behind /api/* carries the service’s regional web ACL on its stage (context flag waf), and the rest is public static files.',
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'The distribution uses its cloudfront.net name and CloudFront default certificate, whose minimum protocol CloudFront fixes; a custom domain with an ACM certificate in us-east-1 would allow TLSv1.2_2021, and no domain is configured.',
+      },
+    );
+    // The copy function and its grants are BucketDeployment's own: it reads the staged zip files from the CDK
+    // bootstrap asset bucket and syncs them into the site bucket with `aws s3 sync`, using the CDK bucket grants.
+    const stack = Stack.of(this);
+    const filesArn = `<${stack.getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket)}.Arn>`;
+    Validations.of(deploymentRole).acknowledge(
+      {
+        id: `AwsSolutions-IAM5[Resource::${filesArn}/*]`,
+        reason:
+          'The copy function writes, replaces and prunes the files of the site bucket, whose object names are only known at deploy time; the grant names this bucket only.',
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::${assetBucketFinding(stack)}/*]`,
+        reason:
+          'BucketDeployment reads the zip files it stages in the CDK bootstrap asset bucket under content-hash names; its grant is read-only, on that bucket.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Action::s3:GetObject*]',
+        reason:
+          'Object reads with the wildcard of the CDK bucket grants (GetObject and its version, ACL and tagging reads), on the asset and site buckets only.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+        reason: 'Bucket metadata reads of the same CDK bucket grants, on the asset and site buckets only.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Action::s3:List*]',
+        reason: '`aws s3 sync` lists the site bucket to find the files to prune; on the asset and site buckets only.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
+        reason: 'Pruning old files and emptying the site bucket when the stack is deleted; on the site bucket only.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Action::s3:Abort*]',
+        reason: 'Aborting the copy function’s own multipart uploads into the site bucket; on the site bucket only.',
+      },
+    );
+    const copyFunction = stack.node.children.find(
+      (child): child is lambda.Function => child instanceof lambda.Function && child.role === deploymentRole,
+    );
+    if (!copyFunction) throw new Error('the BucketDeployment copy function was not found beside the stack');
+    Validations.of(copyFunction).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'BucketDeployment fixes the Python runtime of its copy function, which runs only while CloudFormation deploys the files; it is not reachable from outside and is updated with aws-cdk-lib.',
+    });
+  }
+}
+
+/**
+ * The CDK bootstrap asset bucket's name as cdk-nag prints it in a finding (`<AWS::Region>` for a pseudo parameter),
+ * for the default synthesizer this app uses.
+ */
+function assetBucketFinding(stack: Stack): string {
+  const synthesizer = stack.synthesizer;
+  const qualifier =
+    (synthesizer instanceof DefaultStackSynthesizer ? synthesizer.bootstrapQualifier : undefined) ??
+    DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+  const name = DefaultStackSynthesizer.DEFAULT_FILE_ASSETS_BUCKET_NAME.replace(/\$\{Qualifier\}/, qualifier).replace(
+    /\$\{(AWS::\w+)\}/g,
+    '<$1>',
+  );
+  return `arn:<AWS::Partition>:s3:::${name}`;
+}
+
+/** Headers CloudFront sets on every answer of a behaviour, whatever the origin sent. */
+function securityHeaders(csp: string): cloudfront.ResponseSecurityHeadersBehavior {
+  return {
+    contentSecurityPolicy: { contentSecurityPolicy: csp, override: true },
+    strictTransportSecurity: {
+      accessControlMaxAge: Duration.days(365),
+      includeSubdomains: true,
+      override: true,
+    },
+    contentTypeOptions: { override: true },
+    frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+    referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
+  };
+}
+
+/** Viewer-request function of the /docs behaviour (CloudFront Functions JavaScript runtime 2.0). */
+const DOCS_INDEX_FUNCTION = `function handler(event) {
+  var request = event.request;
+  if (request.uri === '/docs') {
+    return { statusCode: 301, statusDescription: 'Moved Permanently', headers: { location: { value: '/docs/' } } };
+  }
+  if (request.uri.endsWith('/')) request.uri += 'index.html';
+  return request;
+}`;
