@@ -8,7 +8,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { buildSite, OPENAPI_FILE, REFERENCE_PAGE_FILE } from '../api-docs/site';
+import { buildSite, OPENAPI_FILE, REFERENCE_PAGE_CSP, REFERENCE_PAGE_FILE } from '../api-docs/site';
 import {
   DASHBOARD_BASE_PATH,
   DASHBOARD_MAX_BODY_BYTES,
@@ -217,8 +217,7 @@ function documentationPages(): ReadonlyMap<string, DocumentationPage> {
         headers: {
           ...common,
           'Content-Type': 'text/html; charset=utf-8',
-          'Content-Security-Policy':
-            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+          'Content-Security-Policy': REFERENCE_PAGE_CSP,
         },
         body: site[REFERENCE_PAGE_FILE],
       },
