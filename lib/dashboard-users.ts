@@ -2,12 +2,13 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../lambdas/core/domain/password-policy';
+import { DASHBOARD_TOKEN_VALIDITY } from '../lambdas/core/http/dashboard-routes';
 
 /** How long a sign-in lasts: the ID token the dashboard API checks, and the refresh token the page may renew it with. */
 export const TOKEN_VALIDITY = {
-  idToken: Duration.hours(1),
-  accessToken: Duration.hours(1),
-  refreshToken: Duration.days(30),
+  idToken: Duration.hours(DASHBOARD_TOKEN_VALIDITY.idTokenHours),
+  accessToken: Duration.hours(DASHBOARD_TOKEN_VALIDITY.accessTokenHours),
+  refreshToken: Duration.days(DASHBOARD_TOKEN_VALIDITY.refreshTokenDays),
 } as const;
 
 /**

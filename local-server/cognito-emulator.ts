@@ -34,6 +34,7 @@ import type { Triggers } from 'cognito-local/lib/services/triggers/index.js';
 import { attributesAppend, UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolService.js';
 import pino from 'pino';
 import { PASSWORD_POLICY, PASSWORD_POLICY_TEXT, passwordProblems } from '../lambdas/core/domain/password-policy';
+import { DASHBOARD_TOKEN_VALIDITY } from '../lambdas/core/http/dashboard-routes';
 
 /** The folder of the data directory that holds the emulator's state, and the files in it that are ours. */
 export const COGNITO_DIR = 'cognito';
@@ -151,9 +152,10 @@ async function ensurePool(endpoint: string, file: string): Promise<PoolIds> {
     UserPoolId: UserPool.Id,
     ClientName: 'dashboard',
     ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
-    IdTokenValidity: 1,
-    AccessTokenValidity: 1,
-    TokenValidityUnits: { IdToken: 'hours', AccessToken: 'hours' },
+    IdTokenValidity: DASHBOARD_TOKEN_VALIDITY.idTokenHours,
+    AccessTokenValidity: DASHBOARD_TOKEN_VALIDITY.accessTokenHours,
+    RefreshTokenValidity: DASHBOARD_TOKEN_VALIDITY.refreshTokenDays,
+    TokenValidityUnits: { IdToken: 'hours', AccessToken: 'hours', RefreshToken: 'days' },
   });
   const ids = { userPoolId: UserPool.Id, clientId: UserPoolClient.ClientId };
   writeFileSync(file, `${JSON.stringify(ids)}\n`, { mode: 0o600 });

@@ -44,6 +44,9 @@ export const DASHBOARD_TOKEN_HEADER = 'Authorization';
 /** Every dashboard response is about one person's account: never stored by a cache. */
 export const DASHBOARD_CACHE_CONTROL = 'no-store';
 
+/** How long the dashboard's tokens last: the CDK app client and the local Cognito emulator both set these. */
+export const DASHBOARD_TOKEN_VALIDITY = { idTokenHours: 1, accessTokenHours: 1, refreshTokenDays: 30 } as const;
+
 /** The largest JSON body a dashboard route reads; larger bodies are refused before any parsing. */
 export const DASHBOARD_MAX_BODY_BYTES = 4096;
 
