@@ -157,6 +157,36 @@ describe('dashboard API', () => {
       return reply.json().data as { key: string; id: string };
     }
 
+    it('writes no key to any log, in success or failure', async () => {
+      const written: string[] = [];
+      const spies = [
+        jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+          written.push(String(chunk));
+          return true;
+        }),
+        jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+          written.push(String(chunk));
+          return true;
+        }),
+        ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+          jest.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+            written.push(args.map(String).join(' '));
+          }),
+        ),
+      ];
+      try {
+        await api().service.accounts.setPlan(accountIdForOwner(person.sub), 'business');
+        const { key } = (await call('POST', '/api/keys', person, { name: 'quiet' })).json().data as { key: string };
+        expect(key).toMatch(/^fxr_/);
+        await api().get('rates/latest', key);
+        await api().get('rates/latest', `${key.slice(0, -1)}x`);
+        await call('POST', '/api/keys', person, '{"name":');
+        expect(written.join('\n')).not.toContain(key.slice(8));
+      } finally {
+        for (const spy of spies) spy.mockRestore();
+      }
+    });
+
     it('shows the current plan, which the operator changes, and the plans on offer', async () => {
       await api().service.accounts.setPlan(accountIdForOwner(person.sub), 'business');
       const reply = await call('GET', '/api/plans', person);
