@@ -1,6 +1,7 @@
 /**
  * Reading a generated document back, for the tests that hold it against the running server: the outcomes it
- * documents, and a validator of response bodies against its schemas (JSON Schema 2020-12, the 3.1 dialect).
+ * documents, and a validator of response and request bodies against its schemas (JSON Schema 2020-12, the 3.1
+ * dialect).
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import type { OpenApiDocument, ResponseObject } from './openapi';
@@ -10,7 +11,7 @@ export interface DocumentedOutcome {
   path: string;
   method: string;
   status: string;
-  /** The error code; undefined for 200 and 304. */
+  /** The error code; undefined for a success (200, 201) and 304. */
   code?: string;
 }
 
@@ -62,6 +63,9 @@ export function bodyValidator(doc: OpenApiDocument) {
         ['paths', path, method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema'],
         body,
       ),
+    /** Errors of a request body against the schema of (path, method); [] when it conforms. */
+    request: (path: string, method: string, body: unknown): string[] =>
+      errorsAt(['paths', path, method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema'], body),
     /** Errors of a body against the schema of a response of the components, e.g. `NotFound`. */
     componentResponse: (name: string, body: unknown): string[] =>
       errorsAt(['components', 'responses', name, 'content', 'application/json', 'schema'], body),

@@ -1,8 +1,16 @@
 /**
  * The API reference as one self-contained HTML page (inline CSS, no scripts, no external requests), rendered
- * from the OpenAPI document alone: whatever the page says, the document says.
+ * from the OpenAPI document alone: whatever the page says, the document says. Operations that name their own
+ * server and security (the account dashboard's API) are shown with that base URL and credential.
  */
-import type { HeaderObject, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './openapi';
+import type {
+  HeaderObject,
+  OpenApiDocument,
+  OperationObject,
+  ParameterObject,
+  ResponseObject,
+  ServerObject,
+} from './openapi';
 import type { JsonSchema } from './schemas';
 
 const escapeHtml = (text: string): string =>
@@ -45,6 +53,14 @@ interface Operation {
   operation: OperationObject;
 }
 
+/** The server of an operation: its own, else the document's. */
+const serverOf = (doc: OpenApiDocument, operation: OperationObject): ServerObject | undefined =>
+  operation.servers?.[0] ?? doc.servers[0];
+
+/** The shell variables of the examples: the document's server and key, or an operation's own server and token. */
+const BASE_VARIABLE = 'BASE';
+const OWN_BASE_VARIABLE = 'DASHBOARD_API';
+
 function operationsOf(doc: OpenApiDocument): Operation[] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
@@ -75,7 +91,11 @@ function typeOf(doc: OpenApiDocument, raw: JsonSchema): string {
   const schema = expand(doc, raw);
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return `${schema.type ?? 'string'}: ${schema.enum.join(' | ')}`;
-  const type = String(schema.type ?? 'any');
+  const type = Array.isArray(schema.type) ? schema.type.join(' | ') : String(schema.type ?? 'any');
+  if (type === 'array' && schema.items && typeof schema.items === 'object') {
+    const items = expand(doc, schema.items as JsonSchema);
+    return `array of ${items.properties ? 'objects' : typeOf(doc, items)}`;
+  }
   if (type === 'object' && schema.additionalProperties && typeof schema.additionalProperties === 'object') {
     return `map: code → ${typeOf(doc, schema.additionalProperties as JsonSchema)}`;
   }
@@ -115,6 +135,9 @@ function fieldsOf(doc: OpenApiDocument, raw: JsonSchema, prefix = '', required =
         description: String(expanded.description ?? ''),
       });
       if (expanded.properties) rows.push(...fieldsOf(doc, expanded, path, isRequired));
+      // The fields of an array's objects, as `keys[].id`: present in every element there is.
+      const items = expanded.type === 'array' && expanded.items ? expand(doc, expanded.items as JsonSchema) : {};
+      if (items.properties) rows.push(...fieldsOf(doc, items, `${path}[]`, isRequired));
     }
   }
   return rows;
@@ -133,8 +156,12 @@ function table(head: string[], rows: string[][], className = ''): string {
 const yes = '<span class="req">required</span>';
 const no = '<span class="opt">optional</span>';
 
-function parametersSection(doc: OpenApiDocument, parameters: readonly ParameterObject[]): string {
-  if (parameters.length === 0) return '<p class="muted">No parameters; the key identifies the account.</p>';
+function parametersSection(
+  doc: OpenApiDocument,
+  parameters: readonly ParameterObject[],
+  credential: 'key' | 'token',
+): string {
+  if (parameters.length === 0) return `<p class="muted">No parameters; the ${credential} identifies the account.</p>`;
   const rows = parameters.map((p) => [
     `<code>${escapeHtml(p.name)}</code>`,
     escapeHtml(p.in),
@@ -148,16 +175,28 @@ function parametersSection(doc: OpenApiDocument, parameters: readonly ParameterO
   return table(['Name', 'In', 'Required', 'Schema', 'Default', 'Description'], rows, 'params');
 }
 
-function curlOf(path: string, parameters: readonly ParameterObject[]): string {
+/** A shell word in single quotes. */
+const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+function curlOf(method: string, path: string, operation: OperationObject): string {
   let url = path;
   const query: string[] = [];
-  for (const p of parameters) {
+  for (const p of operation.parameters) {
     if (p.example === undefined) continue;
     if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(p.example));
     if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(p.example)}`);
   }
-  const target = `$BASE${url}${query.length ? `?${query.join('&')}` : ''}`;
-  return `curl -i -H "X-API-Key: $KEY" "${target}"`;
+  if (!operation.servers) {
+    const target = `$${BASE_VARIABLE}${url}${query.length ? `?${query.join('&')}` : ''}`;
+    return `curl -i -H "X-API-Key: $KEY" "${target}"`;
+  }
+  const words = ['curl -i'];
+  if (method !== 'GET') words.push(`-X ${method}`);
+  words.push('-H "Authorization: Bearer $TOKEN"');
+  const body = operation.requestBody?.content['application/json'];
+  if (body) words.push("-H 'Content-Type: application/json'", `-d ${shellQuote(JSON.stringify(body.example))}`);
+  words.push(`"$${OWN_BASE_VARIABLE}${url}${query.length ? `?${query.join('&')}` : ''}"`);
+  return words.join(' ');
 }
 
 const isRateLimitHeader = (name: string) => /^(X-)?RateLimit/.test(name);
@@ -187,9 +226,28 @@ function responsesSection(responses: Record<string, ResponseObject>): string {
   return table(['Status', 'Meaning', 'Error codes', 'Headers'], rows, 'responses');
 }
 
+/** The fields of a request body, with its example. */
+function requestBodySection(doc: OpenApiDocument, operation: OperationObject): string {
+  const body = operation.requestBody;
+  const content = body?.content['application/json'];
+  if (!body || !content) return '';
+  const rows = fieldsOf(doc, content.schema).map((f) => [
+    `<code>${escapeHtml(f.path)}</code>`,
+    `<code class="type">${escapeHtml(f.type)}</code>`,
+    f.required ? yes : no,
+    inline(f.description),
+  ]);
+  return [
+    '<h4>Request body</h4>',
+    markdown(body.description),
+    table(['Field', 'Type', 'Presence', 'Description'], rows, 'fields'),
+  ].join('\n');
+}
+
 function operationSection(doc: OpenApiDocument, { method, path, operation }: Operation): string {
-  const server = doc.servers[0]?.url ?? '';
-  const ok = operation.responses['200'];
+  const server = serverOf(doc, operation)?.url ?? '';
+  const successStatus = Object.keys(operation.responses).find((status) => status.startsWith('2')) ?? '200';
+  const ok = operation.responses[successStatus];
   const okContent = ok?.content?.['application/json'];
   const fields = okContent ? fieldsOf(doc, okContent.schema) : [];
   const fieldRows = fields.map((f) => [
@@ -204,16 +262,17 @@ function operationSection(doc: OpenApiDocument, { method, path, operation }: Ope
     `<p class="summary">${inline(operation.summary)}</p>`,
     markdown(operation.description),
     '<h4>Parameters</h4>',
-    parametersSection(doc, operation.parameters),
+    parametersSection(doc, operation.parameters, operation.security ? 'token' : 'key'),
+    requestBodySection(doc, operation),
     '<h4>Example request</h4>',
-    `<pre class="shell">${escapeHtml(curlOf(path, operation.parameters))}</pre>`,
+    `<pre class="shell">${escapeHtml(curlOf(method, path, operation))}</pre>`,
     '<h4>Responses</h4>',
     responsesSection(operation.responses),
-    '<h4>Response body (200)</h4>',
+    `<h4>Response body (${successStatus})</h4>`,
     table(['Field', 'Type', 'Presence', 'Description'], fieldRows, 'fields'),
     okContent?.example === undefined
       ? ''
-      : `<details><summary>Example 200 body</summary><pre>${escapeHtml(JSON.stringify(okContent.example, null, 2))}</pre></details>`,
+      : `<details><summary>Example ${successStatus} body</summary><pre>${escapeHtml(JSON.stringify(okContent.example, null, 2))}</pre></details>`,
     '</article>',
   ].join('\n');
 }
@@ -294,7 +353,27 @@ table.responses td:first-child, table.catalog td:first-child, table.catalog td:n
 table.headers td:first-child, table.params td:first-child, table.fields td:first-child { white-space: nowrap; }
 details { margin: 4px 0 14px; }
 summary { cursor: pointer; color: var(--accent); font-size: 14px; }
+nav .m.long { width: 50px; }
 `;
+
+/**
+ * The base URL and the credential of a tag whose operations name their own server and security scheme (the
+ * dashboard API), stated once above its operations; nothing for the others.
+ */
+function ownAccess(doc: OpenApiDocument, operations: readonly Operation[]): string {
+  const first = operations[0]?.operation;
+  const server = first?.servers?.[0];
+  const schemeName = Object.keys(first?.security?.[0] ?? {})[0];
+  if (!server || schemeName === undefined) return '';
+  const scheme = doc.components.securitySchemes[schemeName] ?? {};
+  return [
+    `<p>Base URL: <code>${escapeHtml(server.url)}</code>. ${inline(server.description)} The examples below use ` +
+      `<code>${OWN_BASE_VARIABLE}</code> for it and <code>TOKEN</code> for an ID token:</p>`,
+    `<pre class="shell">${OWN_BASE_VARIABLE}=http://127.0.0.1:3000${escapeHtml(server.url)}\nTOKEN=…   # the IdToken of InitiateAuth</pre>`,
+    `<h4 id="auth-${slug(schemeName)}">Authentication: <code>${escapeHtml(schemeName)}</code></h4>`,
+    markdown(String(scheme.description ?? '')),
+  ].join('\n');
+}
 
 /** The reference page of a document. `specHref` is where the page links the JSON document. */
 export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi.json'): string {
@@ -313,14 +392,19 @@ export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi
     '<li><a href="#headers">Rate limits and headers</a></li>',
     '<li><a href="#errors">Errors</a></li>',
     '</ul>',
-    ...doc.tags.flatMap((tag) => [
-      `<h2>${escapeHtml(tag.name)}</h2><ul>`,
-      ...(byTag.get(tag.name) ?? []).map(
-        (op) =>
-          `<li><a href="#op-${slug(op.operation.operationId)}"><span class="m">${op.method}</span><span class="p">${escapeHtml(op.path)}</span></a></li>`,
-      ),
-      '</ul>',
-    ]),
+    ...doc.tags.flatMap((tag) => {
+      const ops = byTag.get(tag.name) ?? [];
+      // A group with a method longer than GET gets a wider method column, so its paths stay aligned.
+      const methodClass = ops.some((op) => op.method.length > 3) ? 'm long' : 'm';
+      return [
+        `<h2>${escapeHtml(tag.name)}</h2><ul>`,
+        ...ops.map(
+          (op) =>
+            `<li><a href="#op-${slug(op.operation.operationId)}"><span class="${methodClass}">${op.method}</span><span class="p">${escapeHtml(`${op.operation.servers?.[0]?.url ?? ''}${op.path}`)}</span></a></li>`,
+        ),
+        '</ul>',
+      ];
+    }),
     `<h2>Machine-readable</h2><ul><li><a href="${escapeHtml(specHref)}">openapi.json</a> (OpenAPI ${escapeHtml(doc.openapi)})</li></ul>`,
   ].join('\n');
 
@@ -344,7 +428,8 @@ export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi
     '</section>',
     ...doc.tags.flatMap((tag) => [
       `<section id="tag-${slug(tag.name)}"><h2>${escapeHtml(tag.name)}</h2>`,
-      `<p>${inline(tag.description)}</p>`,
+      markdown(tag.description),
+      ownAccess(doc, byTag.get(tag.name) ?? []),
       ...(byTag.get(tag.name) ?? []).map((op) => operationSection(doc, op)),
       '</section>',
     ]),

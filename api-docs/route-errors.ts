@@ -1,16 +1,28 @@
 /**
  * Which (status, code) pairs each route can answer with, gathered from where they arise: the authorizer and the
  * admission check (every route), the parameter readers (lambdas/core/http/parameters.ts), what a route's endpoint
- * adds on its own, and the responses the gateway renders itself (lambdas/core/http/gateway-responses.ts).
+ * adds on its own, and the responses the gateway renders itself (lambdas/core/http/gateway-responses.ts). The
+ * dashboard API's routes the same way: the Cognito authorizer and the claims check (every route), what each
+ * endpoint refuses, and the dashboard API's own gateway responses.
  */
+import { KEY_CREATION_LIMIT } from '../lambdas/core/dashboard/deps';
 import { ERROR_CATALOG, type ErrorCode } from '../lambdas/core/domain/errors';
 import {
+  DASHBOARD_BASE_PATH,
+  DASHBOARD_MAX_BODY_BYTES,
+  type DashboardRouteDefinition,
+  type DashboardRouteId,
+  dashboardRouteById,
+} from '../lambdas/core/http/dashboard-routes';
+import {
+  DASHBOARD_GATEWAY_RESPONSES,
   GATEWAY_RESPONSES,
   type GatewayResponseDefinition,
   type GatewayResponseType,
 } from '../lambdas/core/http/gateway-responses';
 import { ROUTE_PARAMETERS } from '../lambdas/core/http/parameters';
 import type { RouteDefinition, RouteId } from '../lambdas/core/http/routes';
+import { KEY_NAME_MAX_LENGTH } from './schemas';
 
 /** The contract's "when" of each code, for the reference. */
 export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
@@ -107,23 +119,120 @@ export interface RouteError {
   code: ErrorCode;
 }
 
-/** Every (status, code) a route can answer with, by status then code, without duplicates. */
-export function routeErrors(route: RouteDefinition): RouteError[] {
+/**
+ * Every (status, code) of the codes a function answers with (at their catalog status; an endpoint that throws
+ * anything unexpected adds internal-error) and of the gateway responses of `table` a known route can get, by
+ * status then code, without duplicates.
+ */
+function collectErrors(codes: readonly ErrorCode[], table: readonly GatewayResponseDefinition[]): RouteError[] {
   const found = new Map<string, RouteError>();
   const add = (status: number, code: ErrorCode) => found.set(`${status} ${code}`, { status, code });
-  const fromCatalog = (code: ErrorCode) => add(ERROR_CATALOG[code].status, code);
-
-  accessErrors(route).forEach(fromCatalog);
-  const parameters = Object.values(ROUTE_PARAMETERS[route.id]);
-  // Too long, or (in the query) given twice.
-  if (parameters.length > 0) fromCatalog('invalid-parameter');
-  for (const parameter of parameters) parameter.doc.errors.forEach(fromCatalog);
-  ENDPOINT_ERRORS[route.id].forEach(fromCatalog);
-  // An endpoint that throws anything unexpected.
-  fromCatalog('internal-error');
-  for (const definition of GATEWAY_RESPONSES) {
+  for (const code of [...codes, 'internal-error' as const]) add(ERROR_CATALOG[code].status, code);
+  for (const definition of table) {
     if (!GATEWAY_TYPES.includes(definition.type) || definition.status === undefined) continue;
     add(definition.status, gatewayResponseCode(definition));
   }
   return [...found.values()].sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
 }
+
+/** Every (status, code) a route can answer with, by status then code, without duplicates. */
+export function routeErrors(route: RouteDefinition): RouteError[] {
+  const codes = accessErrors(route);
+  const parameters = Object.values(ROUTE_PARAMETERS[route.id]);
+  // Too long, or (in the query) given twice.
+  if (parameters.length > 0) codes.push('invalid-parameter');
+  for (const parameter of parameters) codes.push(...parameter.doc.errors);
+  codes.push(...ENDPOINT_ERRORS[route.id]);
+  return collectErrors(codes, GATEWAY_RESPONSES);
+}
+
+/**
+ * Refusals of every dashboard route before its endpoint runs: the Cognito authorizer's (on AWS, a gateway
+ * response), then the handler's reading of the token's claims (lambdas/core/http/dashboard-handler.ts).
+ */
+const DASHBOARD_ACCESS_ERRORS: readonly ErrorCode[] = ['unauthenticated', 'email-not-verified'];
+
+/** What a dashboard endpoint refuses on its own (lambdas/core/dashboard/<id>.ts and errors.ts). */
+const DASHBOARD_ENDPOINT_ERRORS: Readonly<Record<DashboardRouteId, readonly ErrorCode[]>> = {
+  account: [],
+  'keys-list': [],
+  // The body and the name, the account's status, the plan's key limit, the creation limit.
+  'keys-create': ['invalid-parameter', 'account-inactive', 'key-limit-reached', 'rate-limit-exceeded'],
+  // A key id that is not one of the account's.
+  'keys-revoke': ['not-found'],
+  plans: [],
+};
+
+/** The codes a dashboard route's endpoint refuses with on its own, beyond every route's access errors. */
+export const dashboardEndpointErrors = (route: DashboardRouteDefinition): readonly ErrorCode[] =>
+  DASHBOARD_ENDPOINT_ERRORS[route.id];
+
+/**
+ * The error of the first dashboard gateway response a known route can get with this status and code, read from
+ * its template; undefined when no gateway response answers so.
+ */
+export function dashboardGatewayError(
+  status: number,
+  code: ErrorCode,
+): { code: ErrorCode; message: string; param?: string } | undefined {
+  for (const definition of DASHBOARD_GATEWAY_RESPONSES) {
+    if (!GATEWAY_TYPES.includes(definition.type) || definition.status !== status) continue;
+    const { error } = JSON.parse(definition.template) as {
+      error: { code: ErrorCode; message: string; param?: string };
+    };
+    if (error.code === code) return error;
+  }
+  return undefined;
+}
+
+/** Every (status, code) a dashboard route can answer with, by status then code, without duplicates. */
+export function dashboardRouteErrors(route: DashboardRouteDefinition): RouteError[] {
+  return collectErrors(
+    [...DASHBOARD_ACCESS_ERRORS, ...DASHBOARD_ENDPOINT_ERRORS[route.id]],
+    DASHBOARD_GATEWAY_RESPONSES,
+  );
+}
+
+/** A window of the key-creation limit in words: `each UTC clock hour`, `each window of 30 minutes`. */
+function creationWindowText(windowMs: number): string {
+  const hour = 60 * 60 * 1000;
+  if (windowMs === hour) return 'each UTC clock hour';
+  if (windowMs % hour === 0) return `each window of ${windowMs / hour} hours`;
+  return `each window of ${Math.round(windowMs / 60_000)} minutes`;
+}
+
+/** The key-creation limit as the reference states it, from the limit the dashboard functions apply. */
+export const KEY_CREATION_LIMIT_TEXT =
+  `${KEY_CREATION_LIMIT.max} attempts per account in ` +
+  `${creationWindowText(KEY_CREATION_LIMIT.windowMs)}, refused attempts included`;
+
+/** `POST /api/keys`, as the reference names a dashboard route in its descriptions. */
+export const dashboardRouteName = (id: DashboardRouteId): string => {
+  const route = dashboardRouteById(id);
+  return `\`${route.method} ${DASHBOARD_BASE_PATH}${route.path}\``;
+};
+
+/**
+ * What a code means in the dashboard API, where that differs from the public API's meaning (ERROR_WHEN, which the
+ * dashboard's own codes already describe). Only the routes that list a code show its text.
+ */
+const DASHBOARD_ERROR_WHEN: Readonly<Partial<Record<ErrorCode, string>>> = {
+  'invalid-parameter':
+    `${dashboardRouteName('keys-create')} only: a body that is not JSON sent as \`application/json\`, or ` +
+    `larger than ${DASHBOARD_MAX_BODY_BYTES} bytes (\`param\`: \`body\`); a \`name\` that is missing or not 1 to ` +
+    `${KEY_NAME_MAX_LENGTH} printable ASCII characters once trimmed (\`param\`: \`name\`). On any route: a request ` +
+    'too large to read, or one the firewall refused.',
+  'account-inactive': 'Creating a key while the operator has suspended the account.',
+  'rate-limit-exceeded':
+    `${dashboardRouteName('keys-create')} only: more than ${KEY_CREATION_LIMIT_TEXT}; \`Retry-After\` says ` +
+    'when the window ends. On any route: the stage-wide throttle refused the request (`Retry-After: 1`).',
+  'not-found':
+    "A key id that is not one of the account's: another account's key is answered as an unknown one is, so ids " +
+    'cannot be probed.',
+  'service-unavailable':
+    'A dependency is down (the authorizer, or the function could not be reached); retry later. When the gateway ' +
+    'times out waiting for the function, the status is 504.',
+};
+
+/** The "when" of a code in the dashboard API's reference. */
+export const dashboardErrorWhen = (code: ErrorCode): string => DASHBOARD_ERROR_WHEN[code] ?? ERROR_WHEN[code];

@@ -1,4 +1,5 @@
 import { buildOpenApiDocument } from '../../../api-docs/openapi';
+import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES } from '../../../lambdas/core/http/dashboard-routes';
 import { API_BASE_PATH, ROUTES } from '../../../lambdas/core/http/routes';
 import { useTestApi } from '../../support/api-service';
 
@@ -28,6 +29,10 @@ describe('the API reference on the local server', () => {
     for (const route of ROUTES) {
       expect(html).toContain(`id="op-${route.id}"`);
       expect(html).toContain(`${route.method}</span> <code class="path">${API_BASE_PATH}${route.path}</code>`);
+    }
+    for (const route of DASHBOARD_ROUTES) {
+      expect(html).toContain(`id="op-${route.id}"`);
+      expect(html).toContain(`${route.method}</span> <code class="path">${DASHBOARD_BASE_PATH}${route.path}</code>`);
     }
     expect(html).toContain('href="../openapi.json"');
 

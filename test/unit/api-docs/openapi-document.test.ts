@@ -3,14 +3,31 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bodyValidator } from '../../../api-docs/inspect';
-import { buildOpenApiDocument, type OpenApiDocument, type ParameterObject } from '../../../api-docs/openapi';
+import {
+  buildOpenApiDocument,
+  DASHBOARD_SECURITY_SCHEME,
+  DASHBOARD_TAG,
+  type OpenApiDocument,
+  type OperationObject,
+  type ParameterObject,
+  SECURITY_SCHEME,
+} from '../../../api-docs/openapi';
+import { KEY_CREATION_LIMIT } from '../../../lambdas/core/dashboard/deps';
 import { ERROR_CATALOG } from '../../../lambdas/core/domain/errors';
+import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES } from '../../../lambdas/core/http/dashboard-routes';
 import { ROUTE_PARAMETERS } from '../../../lambdas/core/http/parameters';
 import { ROUTES } from '../../../lambdas/core/http/routes';
+import { AccountsStore, InvalidAccountInputError } from '../../../lambdas/core/store/accounts-store';
 
 const ROOT = resolve(__dirname, '../../..');
 const doc = buildOpenApiDocument();
-const operationOf = (route: (typeof ROUTES)[number]) => doc.paths[route.path]?.[route.method.toLowerCase()];
+const operationOf = (route: { path: string; method: string }) => doc.paths[route.path]?.[route.method.toLowerCase()];
+/** Every operation of the document, public and dashboard. */
+const ALL_OPERATIONS: { id: string; path: string; method: string; operation: OperationObject }[] = Object.entries(
+  doc.paths,
+).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ id: operation.operationId, path, method, operation })),
+);
 
 /**
  * The validator ships ES modules only, which jest's CommonJS runtime cannot load: it runs in a child process,
@@ -48,6 +65,15 @@ describe('the OpenAPI document against the official OpenAPI 3.1 schema', () => {
     expect(status).toBe(1);
   });
 
+  it('is refused when a dashboard operation is broken, so the check covers that part too', () => {
+    const broken = structuredClone(doc) as unknown as Record<string, unknown> & OpenApiDocument;
+    const create = broken.paths['/keys']?.post as unknown as { requestBody: { content?: unknown } };
+    delete create.requestBody.content;
+    const { status, result } = validate(broken);
+    expect(result).toMatchObject({ valid: false, version: '3.1' });
+    expect(status).toBe(1);
+  });
+
   it('judges a document by the version it declares (a 3.0 one as 3.0), so the 3.1 verdict is not a default', () => {
     const older = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} };
     expect(validate(older).result).toEqual({ valid: true, version: '3.0' });
@@ -69,12 +95,19 @@ describe('the OpenAPI document against the route registry and the endpoints', ()
       .sort();
 
   it('has exactly the registry routes, each with its method only', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(ROUTES.map((r) => r.path).sort());
+    const registered = [...ROUTES, ...DASHBOARD_ROUTES];
+    expect(Object.keys(doc.paths).sort()).toEqual([...new Set(registered.map((r) => r.path))].sort());
     for (const route of ROUTES) {
       expect(Object.keys(doc.paths[route.path] ?? {})).toEqual([route.method.toLowerCase()]);
       expect(operationOf(route)).toMatchObject({ operationId: route.id, summary: route.summary });
     }
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const methods = registered.filter((r) => r.path === path).map((r) => r.method.toLowerCase());
+      expect({ path, methods: Object.keys(item).sort() }).toEqual({ path, methods: methods.sort() });
+    }
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/v1' })]);
+    const ids = ALL_OPERATIONS.map((o) => o.id);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it.each(ROUTES.map((route) => [route.id, route] as const))(
@@ -124,8 +157,8 @@ describe('the OpenAPI document against the route registry and the endpoints', ()
 
 describe('the error responses of the OpenAPI document', () => {
   it('lists each code under the status of the catalog; only the gateway timeout differs (504)', () => {
-    for (const route of ROUTES) {
-      for (const [status, response] of Object.entries(operationOf(route)?.responses ?? {})) {
+    for (const route of ALL_OPERATIONS) {
+      for (const [status, response] of Object.entries(route.operation.responses)) {
         for (const code of response['x-error-codes'] ?? []) {
           const expected = status === '504' ? 'service-unavailable' : code;
           expect([route.id, code, Number(status)]).toEqual([
@@ -140,8 +173,8 @@ describe('the error responses of the OpenAPI document', () => {
 
   it('names every code of the catalog somewhere, and carries the catalog itself', () => {
     const named = new Set<string>(doc.components.responses.NotFound?.['x-error-codes'] ?? []);
-    for (const route of ROUTES) {
-      for (const response of Object.values(operationOf(route)?.responses ?? {})) {
+    for (const { operation } of ALL_OPERATIONS) {
+      for (const response of Object.values(operation.responses)) {
         for (const code of response['x-error-codes'] ?? []) named.add(code);
       }
     }
@@ -152,8 +185,8 @@ describe('the error responses of the OpenAPI document', () => {
   });
 
   it('narrows error.code to the listed codes, and the codes are the ones the description explains', () => {
-    for (const route of ROUTES) {
-      for (const [status, response] of Object.entries(operationOf(route)?.responses ?? {})) {
+    for (const { operation } of ALL_OPERATIONS) {
+      for (const [status, response] of Object.entries(operation.responses)) {
         const codes = response['x-error-codes'];
         if (!codes) continue;
         const schema = response.content?.['application/json'].schema as {
@@ -208,5 +241,247 @@ describe('the examples of the OpenAPI document', () => {
 
   it('keeps the JSON it serves byte-stable', () => {
     expect(JSON.stringify(buildOpenApiDocument())).toBe(JSON.stringify(doc));
+  });
+});
+
+describe('the dashboard API in the OpenAPI document', () => {
+  const validator = bodyValidator(doc);
+  const dashboardOperation = (id: string) => {
+    const route = DASHBOARD_ROUTES.find((r) => r.id === id);
+    if (!route) throw new Error(`no dashboard route ${id}`);
+    return { route, operation: operationOf(route) as OperationObject };
+  };
+  const usesToken = (operation: OperationObject) =>
+    (operation.security ?? []).some((requirement) => DASHBOARD_SECURITY_SCHEME in requirement);
+
+  it('has one operation per dashboard route, each taking the ID token and served below /api', () => {
+    for (const route of DASHBOARD_ROUTES) {
+      const operation = operationOf(route);
+      expect(operation).toMatchObject({
+        operationId: route.id,
+        summary: route.summary,
+        tags: [DASHBOARD_TAG],
+        servers: [expect.objectContaining({ url: DASHBOARD_BASE_PATH })],
+        security: [{ [DASHBOARD_SECURITY_SCHEME]: [] }],
+      });
+    }
+    const withToken = ALL_OPERATIONS.filter((o) => usesToken(o.operation));
+    expect(withToken.map((o) => `${o.method.toUpperCase()} ${o.path}`).sort()).toEqual(
+      DASHBOARD_ROUTES.map((r) => `${r.method} ${r.path}`).sort(),
+    );
+    expect(doc.components.securitySchemes[DASHBOARD_SECURITY_SCHEME]).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
+    expect(doc.tags.map((t) => t.name)).toContain(DASHBOARD_TAG);
+  });
+
+  it('leaves the public operations on the API key and the /v1 server', () => {
+    const publicOperations = ROUTES.map((route) => operationOf(route) as OperationObject);
+    expect(publicOperations).toHaveLength(ROUTES.length);
+    for (const operation of publicOperations) {
+      expect(usesToken(operation)).toBe(false);
+      expect(operation.security).toBeUndefined();
+      expect(operation.servers).toBeUndefined();
+      expect(operation.tags).not.toContain(DASHBOARD_TAG);
+    }
+    expect(doc.security).toEqual([{ [SECURITY_SCHEME]: [] }]);
+  });
+
+  it("documents each route's success status (201 for a created key) and its path parameters", () => {
+    for (const route of DASHBOARD_ROUTES) {
+      const operation = operationOf(route) as OperationObject;
+      const success = Object.keys(operation.responses).filter((status) => status.startsWith('2'));
+      expect({ id: route.id, success }).toEqual({ id: route.id, success: [String(route.successStatus)] });
+      const pathNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(operation.parameters.map((p) => [p.name, p.in, p.required])).toEqual(
+        pathNames.map((name) => [name, 'path', true]),
+      );
+      expect(operation.requestBody !== undefined).toBe(route.body);
+    }
+    expect(Object.keys(dashboardOperation('keys-create').operation.responses)).toContain('201');
+  });
+
+  it('answers every route with the access errors and only the endpoint errors each route has', () => {
+    const common = {
+      '400': ['invalid-parameter'],
+      '401': ['unauthenticated'],
+      '403': ['email-not-verified'],
+      '429': ['rate-limit-exceeded'],
+      '500': ['internal-error'],
+      '503': ['service-unavailable'],
+      '504': ['service-unavailable'],
+    };
+    const expected: Record<string, Record<string, string[]>> = {
+      account: common,
+      'keys-list': common,
+      'keys-create': { ...common, '403': ['account-inactive', 'email-not-verified'], '409': ['key-limit-reached'] },
+      'keys-revoke': { ...common, '404': ['not-found'] },
+      plans: common,
+    };
+    for (const route of DASHBOARD_ROUTES) {
+      const errors = Object.fromEntries(
+        Object.entries(operationOf(route)?.responses ?? {}).flatMap(([status, response]) =>
+          response['x-error-codes'] ? [[status, response['x-error-codes']]] : [],
+        ),
+      );
+      expect({ id: route.id, errors }).toEqual({ id: route.id, errors: expected[route.id] });
+    }
+  });
+
+  it('sends no rate-limit headers, Retry-After on every 429, and says no-store everywhere', () => {
+    for (const route of DASHBOARD_ROUTES) {
+      for (const [status, response] of Object.entries(operationOf(route)?.responses ?? {})) {
+        const names = Object.keys(response.headers ?? {});
+        expect(names.filter((name) => /RateLimit/.test(name))).toEqual([]);
+        expect(names.includes('Retry-After')).toBe(status === '429');
+        const cacheControl = response.headers?.['Cache-Control'] as { schema?: { const?: string } } | undefined;
+        expect(cacheControl?.schema?.const).toBe('no-store');
+      }
+    }
+  });
+
+  it('explains the dashboard meaning of shared codes, and the creation limit from the dashboard functions', () => {
+    const revoke = dashboardOperation('keys-revoke').operation;
+    expect(revoke.responses['404']?.description).toContain("another account's key");
+    expect(revoke.description).toContain('within 60 seconds');
+    const create = dashboardOperation('keys-create').operation;
+    const limit = `${KEY_CREATION_LIMIT.max} attempts per account`;
+    expect(create.responses['429']?.description).toContain(limit);
+    expect(create.responses['403']?.description).toContain('suspended');
+    expect(create.description).toContain('The full key is shown once');
+    const tag = doc.tags.find((t) => t.name === DASHBOARD_TAG)?.description ?? '';
+    for (const phrase of ['Cognito ID token', 'not for API-key clients', 'shown once', 'within 60 seconds', limit]) {
+      expect(tag).toContain(phrase);
+    }
+    // The public routes keep the public meaning.
+    expect(doc.paths['/quota']?.get?.responses['429']?.description).not.toContain('key-creation');
+  });
+
+  it('states the creation limit the dashboard functions apply, whatever it is', () => {
+    jest.isolateModules(() => {
+      jest.doMock('../../../lambdas/core/dashboard/deps', () => ({
+        ...jest.requireActual('../../../lambdas/core/dashboard/deps'),
+        KEY_CREATION_LIMIT: { max: 3, windowMs: 30 * 60 * 1000 },
+      }));
+      const { buildOpenApiDocument: build } =
+        require('../../../api-docs/openapi') as typeof import('../../../api-docs/openapi');
+      const other = build();
+      const tag = other.tags.find((t) => t.name === DASHBOARD_TAG)?.description ?? '';
+      expect(tag).toContain('3 attempts per account in each window of 30 minutes');
+      expect(tag).not.toContain(`${KEY_CREATION_LIMIT.max} attempts`);
+    });
+  });
+
+  describe('the body of POST /api/keys', () => {
+    const check = (body: unknown) => validator.request('/keys', 'POST', body);
+
+    it('accepts a name of 1 to 64 printable ASCII characters, and refuses a 65-character one', () => {
+      expect(check({ name: 'a' })).toEqual([]);
+      expect(check({ name: 'x'.repeat(64) })).toEqual([]);
+      expect(check({ name: 'my laptop (2) ~!' })).toEqual([]);
+      expect(check({ name: 'x'.repeat(65) })).not.toEqual([]);
+      for (const bad of [{}, { name: '' }, { name: '   ' }, { name: 'café' }, { name: 'tab\there' }, { name: 7 }]) {
+        expect({ bad, problems: check(bad).length > 0 }).toEqual({ bad, problems: true });
+      }
+      expect(check({ name: 'a', extra: true })).not.toEqual([]);
+    });
+
+    it("agrees with the accounts store's check of names: no name it accepts is refused by the store", async () => {
+      const noStore = new Error('no store: the name passed the check');
+      const client = { send: () => Promise.reject(noStore) } as unknown as ConstructorParameters<
+        typeof AccountsStore
+      >[0];
+      const store = new AccountsStore(client, 'accounts', {
+        clock: () => new Date(),
+        randomBytes: (n) => new Uint8Array(n),
+      });
+      const storeAccepts = (name: string) =>
+        store.createKey('acc_x', name).then(
+          () => true,
+          (error: unknown) => {
+            if (error === noStore) return true;
+            if (error instanceof InvalidAccountInputError) return false;
+            throw error;
+          },
+        );
+      const names = [
+        'a',
+        'x'.repeat(64),
+        'x'.repeat(65),
+        '',
+        '   ',
+        ' padded ',
+        ` ${'y'.repeat(64)} `,
+        'café',
+        'a\tb',
+        '~',
+      ];
+      const verdicts = await Promise.all(
+        names.map(async (name) => ({ name, schema: check({ name }).length === 0, store: await storeAccepts(name) })),
+      );
+      for (const { name, schema, store: accepted } of verdicts) {
+        // The store trims first; the schema describes the trimmed name.
+        if (schema) expect({ name, store: accepted }).toEqual({ name, store: true });
+        if (accepted) expect({ name, trimmed: check({ name: name.trim() }) }).toEqual({ name, trimmed: [] });
+      }
+      expect(verdicts.filter((v) => v.store).length).toBeGreaterThan(0);
+      expect(verdicts.filter((v) => !v.store).length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('its examples and schemas', () => {
+    it.each(DASHBOARD_ROUTES.map((route) => [route.id, route] as const))(
+      '%s: the success example conforms to its schema',
+      (_, route) => {
+        const ok = operationOf(route)?.responses[String(route.successStatus)]?.content?.['application/json'];
+        expect(ok?.example).toMatchObject({ success: true, meta: { timestamp: expect.any(String) } });
+        expect(validator.response(route.path, route.method, String(route.successStatus), ok?.example)).toEqual([]);
+      },
+    );
+
+    it('every error example and the request example conform to their schemas', () => {
+      for (const route of DASHBOARD_ROUTES) {
+        for (const [status, response] of Object.entries(operationOf(route)?.responses ?? {})) {
+          for (const example of Object.values(response.content?.['application/json'].examples ?? {})) {
+            expect(validator.response(route.path, route.method, status, (example as { value: unknown }).value)).toEqual(
+              [],
+            );
+          }
+        }
+      }
+      const body = dashboardOperation('keys-create').operation.requestBody?.content['application/json'].example;
+      expect(validator.request('/keys', 'POST', body)).toEqual([]);
+    });
+
+    it('refuses what the endpoints never send: extra fields, a revoked key without its date, a stray reason', () => {
+      const example = (id: string) => {
+        const { route, operation } = dashboardOperation(id);
+        return structuredClone(
+          operation.responses[String(route.successStatus)]?.content?.['application/json'].example,
+        ) as { data: Record<string, unknown> };
+      };
+      const account = example('account');
+      account.data.extra = 1;
+      expect(validator.response('/account', 'GET', '200', account)).not.toEqual([]);
+
+      const list = example('keys-list') as { data: { keys: Record<string, unknown>[]; can_create: boolean } };
+      expect(list.data.keys.some((key) => key.status === 'revoked')).toBe(true);
+      const withoutDate = structuredClone(list);
+      for (const key of withoutDate.data.keys) delete key.revoked_at;
+      expect(validator.response('/keys', 'GET', '200', withoutDate)).not.toEqual([]);
+      const both = structuredClone(list);
+      both.data.can_create = true;
+      expect(validator.response('/keys', 'GET', '200', both)).not.toEqual([]);
+
+      const created = example('keys-create');
+      expect(validator.response('/keys', 'POST', '201', created)).toEqual([]);
+      created.data.status = 'revoked';
+      expect(validator.response('/keys', 'POST', '201', created)).not.toEqual([]);
+      const revoked = example('keys-revoke');
+      delete revoked.data.already_revoked;
+      expect(validator.response('/keys/{keyId}', 'DELETE', '200', revoked)).not.toEqual([]);
+    });
   });
 });

@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildOpenApiDocument } from '../../../api-docs/openapi';
+import { buildOpenApiDocument, DASHBOARD_SECURITY_SCHEME, DASHBOARD_TAG } from '../../../api-docs/openapi';
 import { renderReferencePage } from '../../../api-docs/reference-page';
 import { buildSite, OPENAPI_FILE, REFERENCE_PAGE_FILE } from '../../../api-docs/site';
 import { ERROR_CATALOG } from '../../../lambdas/core/domain/errors';
+import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES } from '../../../lambdas/core/http/dashboard-routes';
 import { API_BASE_PATH, ROUTES } from '../../../lambdas/core/http/routes';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -64,6 +65,64 @@ describe('the reference page', () => {
       if (route.etag) expect(section).toContain('If-None-Match');
     },
   );
+
+  const sectionOf = (id: string) => {
+    const start = html.indexOf(`id="op-${id}"`);
+    expect(start).toBeGreaterThan(0);
+    return html.slice(start, html.indexOf('</article>', start));
+  };
+
+  it.each(DASHBOARD_ROUTES.map((route) => [route.id, route] as const))(
+    '%s: its /api path, summary, every status and code, and a curl example with the ID token',
+    (_, route) => {
+      const section = sectionOf(route.id);
+      expect(section).toContain(`${route.method}</span> <code class="path">${DASHBOARD_BASE_PATH}${route.path}</code>`);
+      expect(section).toContain(route.summary.replace(/'/g, '&#39;'));
+      const operation = doc.paths[route.path]?.[route.method.toLowerCase()];
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        expect(section).toContain(`>${status}</span>`);
+        for (const code of response['x-error-codes'] ?? []) expect(section).toContain(`href="#error-${code}"`);
+      }
+      expect(section).toContain(`Response body (${route.successStatus})`);
+      const curl = /<pre class="shell">(curl [^<]*)<\/pre>/.exec(section)?.[1] ?? '';
+      expect(curl).toContain('-H &quot;Authorization: Bearer $TOKEN&quot;');
+      expect(curl).not.toContain('X-API-Key');
+      expect(curl.includes(`-X ${route.method}`)).toBe(route.method !== 'GET');
+      expect(curl).toMatch(new RegExp(`&quot;\\$DASHBOARD_API${route.path.replace(/\{\w+\}/g, 'key_\\w+')}&quot;$`));
+      expect(section.includes('<h4>Request body</h4>')).toBe(route.body);
+      if (route.body) expect(curl).toContain('-d &#39;{&quot;name&quot;:');
+    },
+  );
+
+  it('gives the dashboard API its own section: who calls it, its base URL, its token, in the navigation too', () => {
+    const start = html.indexOf(`id="tag-${DASHBOARD_TAG.toLowerCase().replace(/ /g, '-')}"`);
+    expect(start).toBeGreaterThan(0);
+    const section = html.slice(start, html.indexOf('</section>', start));
+    expect(section).toContain('<h2>Account dashboard</h2>');
+    expect(section).toContain('not for API-key clients');
+    expect(section).toContain('A key is shown once');
+    expect(section).toContain('refused by the public API within 60 seconds');
+    expect(section).toContain(`Base URL: <code>${DASHBOARD_BASE_PATH}</code>`);
+    expect(section).toContain(`Authentication: <code>${DASHBOARD_SECURITY_SCHEME}</code>`);
+    expect(section).toContain('<code>401 unauthenticated</code>');
+    for (const route of DASHBOARD_ROUTES) expect(section).toContain(`id="op-${route.id}"`);
+    const nav = html.slice(html.indexOf('<nav>'), html.indexOf('</nav>'));
+    expect(nav).toContain(`<h2>${DASHBOARD_TAG}</h2>`);
+    expect(nav).toContain(`<span class="p">${DASHBOARD_BASE_PATH}/keys/{keyId}</span>`);
+    // The public operations keep the key and the document's server.
+    expect(sectionOf('quota')).not.toContain('Authorization');
+    expect(html.slice(0, start)).not.toContain('DASHBOARD_API');
+  });
+
+  it('lists the fields of arrays of objects and of the request body', () => {
+    const list = sectionOf('keys-list');
+    expect(list).toContain('<code>data.keys</code></td><td><code class="type">array of objects</code>');
+    expect(list).toContain('<code>data.keys[].prefix</code></td><td><code class="type">string | null');
+    const create = sectionOf('keys-create');
+    const body = create.slice(create.indexOf('<h4>Request body</h4>'), create.indexOf('<h4>Example request</h4>'));
+    expect(body).toContain('<code>name</code></td><td><code class="type">string (pattern');
+    expect(body).toContain('at most 64 characters');
+  });
 
   it('explains authentication, the rate-limit headers and every error code', () => {
     expect(html).toContain('id="authentication"');
