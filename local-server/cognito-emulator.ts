@@ -4,21 +4,26 @@
  * data directory, hands verification codes to the local server (which prints them and writes them to a file)
  * instead of drawing boxes on the console, and loads no AWS SDK (its Lambda triggers are not used).
  *
- * Two gaps between cognito-local 5.3.0 and Cognito are closed where the page would notice them:
+ * Three gaps between cognito-local 5.3.0 and Cognito are closed where the page would notice them:
  * - it enforces no password policy: SignUp, ConfirmForgotPassword and ChangePassword are checked against the
  *   policy the CDK user pool sets (domain/password-policy.ts), with Cognito's InvalidPasswordException;
  * - confirming a sign-up (or a password reset) by the e-mailed code does not mark the address verified, so the ID
- *   token would say `email_verified: false`: it does so after a confirmation succeeds, as Cognito does.
+ *   token would say `email_verified: false`: it does so after a confirmation succeeds, as Cognito does;
+ * - it has no GlobalSignOut (the page's sign-out): here it checks the access token and forgets the person's refresh
+ *   tokens, as Cognito does. ID tokens already issued stay valid until they expire, on AWS as here.
  *
  * Tokens are signed with the key pair that ships inside cognito-local, so anyone can forge them: fine for a laptop,
  * and the reason this emulator listens on loopback only.
  */
+
+import { createPublicKey, verify } from 'node:crypto';
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CognitoError } from 'cognito-local/lib/errors.js';
+import { CognitoError, NotAuthorizedError } from 'cognito-local/lib/errors.js';
 import { Router } from 'cognito-local/lib/server/Router.js';
 import { createServer } from 'cognito-local/lib/server/server.js';
 import { DateClock } from 'cognito-local/lib/services/clock.js';
@@ -215,6 +220,9 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
 
   const base = Router(services) as unknown as (target: string) => Route;
   const router = (target: string): Route => {
+    if (target === 'GlobalSignOut') {
+      return (routeCtx, request) => signOutEverywhere(services, routeCtx, request, tokenConfig.IssuerDomain);
+    }
     const route = base(target);
     return async (routeCtx, request) => {
       const field = PASSWORD_FIELDS[target];
@@ -278,4 +286,52 @@ async function markEmailVerified(services: Services, ctx: unknown, request: Reco
     ...user,
     Attributes: attributesAppend(others, { Name: 'email_verified', Value: 'true' }),
   });
+}
+
+/** The public half of the key pair cognito-local signs every token with. */
+const emulatorPublicKey = createPublicKey({
+  key: (
+    createRequire(import.meta.url)('cognito-local/lib/keys/cognitoLocal.public.json') as {
+      jwk: import('node:crypto').JsonWebKey;
+    }
+  ).jwk,
+  format: 'jwk',
+});
+
+/** The claims of an access token this emulator issued and that is still valid; Cognito's refusal otherwise. */
+function accessTokenClaims(token: unknown, issuerDomain: string, now: Date): Record<string, unknown> {
+  const refuse = () => new NotAuthorizedError('Invalid Access Token');
+  if (typeof token !== 'string') throw refuse();
+  const [header = '', payload = '', signature = ''] = token.split('.');
+  if (
+    !verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), emulatorPublicKey, Buffer.from(signature, 'base64url'))
+  )
+    throw refuse();
+  let claims: Record<string, unknown>;
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw refuse();
+  }
+  const issuer = typeof claims.iss === 'string' ? claims.iss : '';
+  if (claims.token_use !== 'access' || !issuer.startsWith(`${issuerDomain}/`)) throw refuse();
+  if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now.getTime()) throw refuse();
+  return claims;
+}
+
+/** GlobalSignOut: the person's refresh tokens are forgotten, so no new tokens can be had without a password. */
+async function signOutEverywhere(
+  services: Services,
+  ctx: unknown,
+  request: Record<string, unknown>,
+  issuerDomain: string,
+): Promise<Record<string, never>> {
+  const claims = accessTokenClaims(request.AccessToken, issuerDomain, services.clock.get());
+  const routeCtx = ctx as Parameters<Services['cognito']['getUserPool']>[0];
+  const poolId = String(claims.iss).slice(issuerDomain.length + 1);
+  const pool = await services.cognito.getUserPool(routeCtx, poolId);
+  const user = await pool.getUserByUsername(routeCtx, String(claims.username));
+  if (!user) throw new NotAuthorizedError('Invalid Access Token');
+  await pool.saveUser(routeCtx, { ...user, RefreshTokens: [] });
+  return {};
 }

@@ -24,6 +24,7 @@ export interface SignedIn {
   email: string;
   idToken: string;
   accessToken: string;
+  refreshToken: string;
   sub: string;
 }
 
@@ -51,12 +52,22 @@ export async function signUpAndSignIn(cognito: CognitoEmulator, password = 'Corr
     AuthFlow: 'USER_PASSWORD_AUTH',
     AuthParameters: { USERNAME: email, PASSWORD: password },
   });
-  const result = auth.body.AuthenticationResult as { IdToken?: string; AccessToken?: string } | undefined;
-  if (!result?.IdToken || !result.AccessToken) throw new Error(`InitiateAuth failed: ${JSON.stringify(auth.body)}`);
+  const result = auth.body.AuthenticationResult as
+    | { IdToken?: string; AccessToken?: string; RefreshToken?: string }
+    | undefined;
+  if (!result?.IdToken || !result.AccessToken || !result.RefreshToken) {
+    throw new Error(`InitiateAuth failed: ${JSON.stringify(auth.body)}`);
+  }
   const claims = JSON.parse(Buffer.from(result.IdToken.split('.')[1] ?? '', 'base64url').toString()) as {
     sub: string;
   };
-  return { email, idToken: result.IdToken, accessToken: result.AccessToken, sub: claims.sub };
+  return {
+    email,
+    idToken: result.IdToken,
+    accessToken: result.AccessToken,
+    refreshToken: result.RefreshToken,
+    sub: claims.sub,
+  };
 }
 
 /**

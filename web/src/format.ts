@@ -92,6 +92,12 @@ export function percentUsed(used: number, limit: number): number {
   return Math.floor((used / limit) * 100);
 }
 
+/** The share used in words: `<1 %` once anything is used, so the first requests do not read as none. */
+export function formatPercentUsed(used: number, limit: number): string {
+  const percent = percentUsed(used, limit);
+  return percent === 0 && used > 0 ? '<1 %' : `${percent} %`;
+}
+
 /** The non-secret start of a key as the list shows it: `fxr_Ab3x…`. */
 export function formatPrefix(prefix: string | null): string {
   return prefix ? `${prefix}…` : 'not shown';

@@ -2,7 +2,14 @@ import { KEY_CREATION_LIMIT } from '../../../lambdas/core/dashboard/deps';
 import { accountIdForOwner } from '../../../lambdas/core/domain/api-key';
 import type { CognitoEmulator } from '../../../local-server/cognito-emulator';
 import { type TestApi, useTestApi } from '../../support/api-service';
-import { dashboardRequest, idClaims, mintToken, type SignedIn, signUpAndSignIn } from '../../support/dashboard';
+import {
+  cognitoCall,
+  dashboardRequest,
+  idClaims,
+  mintToken,
+  type SignedIn,
+  signUpAndSignIn,
+} from '../../support/dashboard';
 
 /**
  * The dashboard API over real HTTP on the local server, with real tokens from the Cognito emulator: the local
@@ -49,6 +56,30 @@ describe('dashboard API', () => {
       const person = await signUpAndSignIn(cognito());
       expect((await call('GET', '/api/account', person.accessToken)).status).toBe(401);
       expect((await call('GET', '/api/account', `Bearer ${person.idToken}`)).status).toBe(200);
+    });
+
+    it('signs a person out everywhere: their refresh token stops working, and a forged access token is refused', async () => {
+      const person = await signUpAndSignIn(cognito());
+      const refresh = () =>
+        cognitoCall(cognito(), 'InitiateAuth', {
+          ClientId: cognito().clientId,
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          AuthParameters: { REFRESH_TOKEN: person.refreshToken },
+        });
+      expect((await refresh()).status).toBe(200);
+      const forged = mintToken(
+        { ...idClaims(cognito(), nowSeconds()), token_use: 'access', username: person.sub },
+        'stranger',
+      );
+      const refused = await cognitoCall(cognito(), 'GlobalSignOut', { AccessToken: forged });
+      expect([refused.status, refused.body.__type]).toEqual([400, 'NotAuthorizedException']);
+      expect((await refresh()).status).toBe(200);
+      expect(await cognitoCall(cognito(), 'GlobalSignOut', { AccessToken: person.accessToken })).toEqual({
+        status: 200,
+        body: {},
+      });
+      const after = await refresh();
+      expect([after.status, after.body.__type]).toEqual([400, 'NotAuthorizedException']);
     });
 
     it('answers 403 email-not-verified to a valid token whose address is not verified', async () => {

@@ -8,6 +8,7 @@ import {
   formatEuros,
   formatLimit,
   formatMonth,
+  formatPercentUsed,
   formatPrefix,
   percentUsed,
   timeUntil,
@@ -38,6 +39,13 @@ describe('figures on the page', () => {
     expect(percentUsed(1650, 1500)).toBe(110);
     expect(percentUsed(0, 0)).toBe(0);
     expect(percentUsed(3, 0)).toBe(100);
+  });
+
+  it('says <1 % once a request is used, and 0 % only before any', () => {
+    expect(formatPercentUsed(0, 1500)).toBe('0 %');
+    expect(formatPercentUsed(1, 1500)).toBe('<1 %');
+    expect(formatPercentUsed(15, 1500)).toBe('1 %');
+    expect(formatPercentUsed(1500, 1500)).toBe('100 %');
   });
 
   it('shows a key prefix with an ellipsis, since it is only the start of the key', () => {

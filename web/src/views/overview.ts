@@ -1,7 +1,16 @@
 /** The overview: plan, this month's quota with a progress bar, requests per day, and an example request. */
 import type { ViewRenderer } from '../app';
 import { type Child, fill, h, uid } from '../dom';
-import { curlExample, formatCount, formatDate, formatDateTime, formatLimit, percentUsed, timeUntil } from '../format';
+import {
+  curlExample,
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatLimit,
+  formatPercentUsed,
+  percentUsed,
+  timeUntil,
+} from '../format';
 import { hashOf } from '../routes';
 import type { AccountData } from '../types';
 import { usageChart } from './chart-view';
@@ -22,7 +31,7 @@ function quotaCard(data: AccountData): HTMLElement {
     max: Math.max(quota.effective_limit, 1),
     value: Math.min(quota.used, quota.effective_limit),
     'aria-labelledby': labelId,
-    'aria-valuetext': `${percent} % used`,
+    'aria-valuetext': `${formatPercentUsed(quota.used, quota.effective_limit)} used`,
   });
   const overflow = quota.overflow_allowed
     ? `Included: up to ${quota.overflow_percent} % above the base limit`
@@ -42,7 +51,7 @@ function quotaCard(data: AccountData): HTMLElement {
     h(
       'p',
       { class: 'meter-caption' },
-      `${percent} % used, ${formatCount(quota.remaining)} left. Resets ${timeUntil(resets_at, Date.now())}.`,
+      `${formatPercentUsed(quota.used, quota.effective_limit)} used, ${formatCount(quota.remaining)} left. Resets ${timeUntil(resets_at, Date.now())}.`,
     ),
     inOverflow
       ? h('p', { class: 'note' }, 'You are past the base limit and using the overflow your plan includes.')

@@ -10,7 +10,14 @@ function planCard(plan: PlanSummary, current: boolean): HTMLElement {
   return h(
     'section',
     { class: current ? 'card plan current' : 'card plan', 'aria-labelledby': headingId },
-    h('h2', { id: headingId }, plan.name, current ? h('span', { class: 'badge ok' }, 'Your plan') : null),
+    // The badge's separator is read out but not shown, so the heading reads "Free, your plan".
+    h(
+      'h2',
+      { id: headingId },
+      plan.name,
+      current ? h('span', { class: 'visually-hidden' }, ', ') : null,
+      current ? h('span', { class: 'badge ok' }, 'Your plan') : null,
+    ),
     h(
       'p',
       { class: 'price' },
