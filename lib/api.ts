@@ -3,13 +3,14 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../lambdas/core/http/gateway-responses';
+import { GATEWAY_RESPONSES } from '../lambdas/core/http/gateway-responses';
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
-import { API_BASE_PATH, ROUTES, type RouteDefinition, type RouteId } from '../lambdas/core/http/routes';
+import { API_BASE_PATH, ROUTES, type RouteDefinition, type RouteId, routeById } from '../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantTable, TABLE_ACCESS } from './grants';
+import { addGatewayResponses, addRouteMethods, loggedStageOptions, pascalCase } from './rest-api';
 import { WebAcl } from './web-acl';
 
 /** The stage name is the version segment: the deployed base URL ends in `/v1/`, as the API reference documents. */
@@ -52,9 +53,12 @@ export class Api extends Construct {
   readonly accessLogs: logs.LogGroup;
   readonly webAcl: WebAcl | undefined;
 
+  private readonly rates: ITable;
+
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
     const { config } = props;
+    this.rates = props.rates;
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.THREE_MONTHS,
@@ -69,28 +73,11 @@ export class Api extends Construct {
       // it from this stack is opt-in (README: prerequisites).
       cloudWatchRole: config.apiGatewayCloudWatchRole,
       ...(config.apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
-      deployOptions: {
-        stageName: STAGE_NAME,
-        accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogs),
-        accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
-        loggingLevel: apigw.MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        tracingEnabled: true,
-        throttlingRateLimit: config.throttleRate,
-        throttlingBurstLimit: config.throttleBurst,
-        // Responses are per account (metering headers, plan checks): a shared stage cache would be wrong.
-        cachingEnabled: false,
-      },
+      // Responses are per account (metering headers, plan checks): a shared stage cache would be wrong.
+      deployOptions: loggedStageOptions(STAGE_NAME, this.accessLogs, ACCESS_LOG_FIELDS, config),
     });
 
-    for (const row of GATEWAY_RESPONSES) {
-      this.restApi.addGatewayResponse(row.type, {
-        type: apigw.ResponseType.of(row.type),
-        ...(row.status === undefined ? {} : { statusCode: String(row.status) }),
-        responseHeaders: gatewayResponseHeaders(row),
-        templates: { 'application/json': row.template },
-      });
-    }
+    addGatewayResponses(this.restApi, GATEWAY_RESPONSES);
 
     this.authorizerFunction = new FxratesFunction(this, 'AuthorizerFunction', {
       name: 'authorizer',
@@ -108,30 +95,10 @@ export class Api extends Construct {
       resultsCacheTtl: Duration.seconds(0),
     });
 
-    // Only path parameters are declared, and they are always present once a route matched; no body model
-    // exists. The validator thus never answers before the authorizer, and the endpoints validate the values.
-    const validator = this.restApi.addRequestValidator('Validator', {
-      requestValidatorName: 'parameters-and-body',
-      validateRequestParameters: true,
-      validateRequestBody: true,
+    this.routeFunctions = addRouteMethods(this.restApi, ROUTES, (route) => this.endpointFunction(routeById(route.id)), {
+      authorizationType: apigw.AuthorizationType.CUSTOM,
+      authorizer: this.authorizer,
     });
-
-    const routeFunctions = new Map<RouteId, FxratesFunction>();
-    for (const route of ROUTES) {
-      const fn = this.endpointFunction(route, props);
-      routeFunctions.set(route.id, fn);
-      this.restApi.root
-        .resourceForPath(route.path)
-        .addMethod(route.method, new apigw.LambdaIntegration(fn.function, { proxy: true, allowTestInvoke: false }), {
-          authorizationType: apigw.AuthorizationType.CUSTOM,
-          authorizer: this.authorizer,
-          requestValidator: validator,
-          requestParameters: Object.fromEntries(
-            pathParameterNames(route.path).map((n) => [`method.request.path.${n}`, true]),
-          ),
-        });
-    }
-    this.routeFunctions = routeFunctions;
 
     const stage = this.restApi.deploymentStage;
     if (config.waf) {
@@ -161,7 +128,7 @@ export class Api extends Construct {
     }
   }
 
-  private endpointFunction(route: RouteDefinition, props: ApiProps): FxratesFunction {
+  private endpointFunction(route: RouteDefinition): FxratesFunction {
     // The infra tests check each function's grants against the store modules its bundle contains, so a route
     // whose endpoint starts reading a table fails them until its registry entry grants it.
     const readsRates = route.ratesTable.length > 0;
@@ -169,17 +136,9 @@ export class Api extends Construct {
       name: route.id,
       description: `fxrates ${route.method} ${API_BASE_PATH}${route.path}`,
       timeout: Duration.seconds(10),
-      environment: readsRates ? { [RATES_TABLE.envVar]: props.rates.tableName } : {},
+      environment: readsRates ? { [RATES_TABLE.envVar]: this.rates.tableName } : {},
     });
-    if (readsRates) grantTable(fn.role, props.rates, route.ratesTable);
+    if (readsRates) grantTable(fn.role, this.rates, route.ratesTable);
     return fn;
   }
-}
-
-export function pathParameterNames(path: string): string[] {
-  return [...path.matchAll(/\{(\w+)\}/g)].flatMap((m) => (m[1] === undefined ? [] : [m[1]]));
-}
-
-function pascalCase(id: string): string {
-  return id.charAt(0).toUpperCase() + id.slice(1);
 }

@@ -11,13 +11,15 @@ import {
   DASHBOARD_TOKEN_HEADER,
   type DashboardRouteDefinition,
   type DashboardRouteId,
+  dashboardRouteById,
 } from '../lambdas/core/http/dashboard-routes';
-import { DASHBOARD_GATEWAY_RESPONSES, gatewayResponseHeaders } from '../lambdas/core/http/gateway-responses';
+import { DASHBOARD_GATEWAY_RESPONSES } from '../lambdas/core/http/gateway-responses';
 import { ACCOUNTS_TABLE } from '../lambdas/core/store/tables';
-import { ACCESS_LOG_FIELDS, pathParameterNames } from './api';
+import { ACCESS_LOG_FIELDS } from './api';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantIndexQuery, grantTable } from './grants';
+import { addGatewayResponses, addRouteMethods, loggedStageOptions, pascalCase } from './rest-api';
 import type { WebAcl } from './web-acl';
 
 /** The stage is the base path: CloudFront forwards `/api/...` unchanged, so `/api/keys` is stage `api`, `/keys`. */
@@ -69,29 +71,12 @@ export class DashboardApi extends Construct {
       endpointTypes: [apigw.EndpointType.REGIONAL],
       // The account-level logging role is the public API's concern (lib/api.ts); there is one per account.
       cloudWatchRole: false,
-      deployOptions: {
-        stageName: DASHBOARD_STAGE_NAME,
-        accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogs),
-        accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(DASHBOARD_ACCESS_LOG_FIELDS)),
-        loggingLevel: apigw.MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        tracingEnabled: true,
-        throttlingRateLimit: config.throttleRate,
-        throttlingBurstLimit: config.throttleBurst,
-        // Every answer is one person's account data.
-        cachingEnabled: false,
-      },
+      // Every answer is one person's account data.
+      deployOptions: loggedStageOptions(DASHBOARD_STAGE_NAME, this.accessLogs, DASHBOARD_ACCESS_LOG_FIELDS, config),
     });
     if (props.loggingRole) this.restApi.deploymentStage.node.addDependency(props.loggingRole);
 
-    for (const row of DASHBOARD_GATEWAY_RESPONSES) {
-      this.restApi.addGatewayResponse(row.type, {
-        type: apigw.ResponseType.of(row.type),
-        ...(row.status === undefined ? {} : { statusCode: String(row.status) }),
-        responseHeaders: gatewayResponseHeaders(row),
-        templates: { 'application/json': row.template },
-      });
-    }
+    addGatewayResponses(this.restApi, DASHBOARD_GATEWAY_RESPONSES);
 
     this.authorizer = new apigw.CognitoUserPoolsAuthorizer(this, 'Authorizer', {
       authorizerName: 'fxrates-dashboard-cognito',
@@ -99,30 +84,12 @@ export class DashboardApi extends Construct {
       identitySource: apigw.IdentitySource.header(DASHBOARD_TOKEN_HEADER),
     });
 
-    // As on the public API: only path parameters are declared and no body model exists, so the validator never
-    // answers before the authorizer, and the endpoints validate names and bodies themselves.
-    const validator = this.restApi.addRequestValidator('Validator', {
-      requestValidatorName: 'parameters-and-body',
-      validateRequestParameters: true,
-      validateRequestBody: true,
-    });
-
-    const routeFunctions = new Map<DashboardRouteId, FxratesFunction>();
-    for (const route of DASHBOARD_ROUTES) {
-      const fn = this.routeFunction(route, props);
-      routeFunctions.set(route.id, fn);
-      this.restApi.root
-        .resourceForPath(route.path)
-        .addMethod(route.method, new apigw.LambdaIntegration(fn.function, { proxy: true, allowTestInvoke: false }), {
-          authorizationType: apigw.AuthorizationType.COGNITO,
-          authorizer: this.authorizer,
-          requestValidator: validator,
-          requestParameters: Object.fromEntries(
-            pathParameterNames(route.path).map((n) => [`method.request.path.${n}`, true]),
-          ),
-        });
-    }
-    this.routeFunctions = routeFunctions;
+    this.routeFunctions = addRouteMethods(
+      this.restApi,
+      DASHBOARD_ROUTES,
+      (route) => this.routeFunction(dashboardRouteById(route.id), props),
+      { authorizationType: apigw.AuthorizationType.COGNITO, authorizer: this.authorizer },
+    );
 
     const stage = this.restApi.deploymentStage;
     if (props.webAcl) {
@@ -148,12 +115,4 @@ export class DashboardApi extends Construct {
     grantIndexQuery(fn.role, props.accounts, route.accountsIndexes);
     return fn;
   }
-}
-
-/** `keys-list` becomes `KeysList`, for construct ids. */
-function pascalCase(id: string): string {
-  return id
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
 }

@@ -30,9 +30,16 @@ export interface SignedIn {
 
 let people = 0;
 
-/** Signs a new person up, confirms them with the code the emulator delivered, and signs them in. */
-export async function signUpAndSignIn(cognito: CognitoEmulator, password = 'Correct-Horse-42'): Promise<SignedIn> {
-  const email = `person-${++people}-${Date.now()}@example.com`;
+/**
+ * Signs a new person up and in. Verified by the code the emulator delivered, as the page does; or, with
+ * `verify: false`, confirmed by the pool's administrator instead, which leaves the address unverified.
+ */
+export async function signUpAndSignIn(
+  cognito: CognitoEmulator,
+  options: { email?: string; password?: string; verify?: boolean } = {},
+): Promise<SignedIn> {
+  const email = options.email ?? `person-${++people}-${Date.now()}@example.com`;
+  const password = options.password ?? 'Correct-Horse-42';
   const clientId = cognito.clientId;
   const signUp = await cognitoCall(cognito, 'SignUp', {
     ClientId: clientId,
@@ -41,12 +48,13 @@ export async function signUpAndSignIn(cognito: CognitoEmulator, password = 'Corr
     UserAttributes: [{ Name: 'email', Value: email }],
   });
   if (signUp.status !== 200) throw new Error(`SignUp failed: ${JSON.stringify(signUp.body)}`);
-  const code = cognito
-    .codes()
-    .filter((c) => c.email === email)
-    .at(-1)?.code;
-  if (!code) throw new Error(`no code was delivered to ${email}`);
-  await cognitoCall(cognito, 'ConfirmSignUp', { ClientId: clientId, Username: email, ConfirmationCode: code });
+  if (options.verify === false) {
+    await cognitoCall(cognito, 'AdminConfirmSignUp', { UserPoolId: cognito.userPoolId, Username: email });
+  } else {
+    const code = cognito.codes().findLast((c) => c.email === email)?.code;
+    if (!code) throw new Error(`no code was delivered to ${email}`);
+    await cognitoCall(cognito, 'ConfirmSignUp', { ClientId: clientId, Username: email, ConfirmationCode: code });
+  }
   const auth = await cognitoCall(cognito, 'InitiateAuth', {
     ClientId: clientId,
     AuthFlow: 'USER_PASSWORD_AUTH',

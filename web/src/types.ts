@@ -1,20 +1,8 @@
 /** The dashboard API's data, as the shared design of issue 15 states it (only the fields the page reads). */
 
-export interface QuotaFigures {
-  base_limit: number;
-  effective_limit: number;
-  used: number;
-  remaining: number;
-  overflow_allowed: boolean;
-  overflow_percent: number;
-}
+import type { DayUsage, QuotaReport } from '../../lambdas/core/domain/quota';
 
-export interface DayUsage {
-  /** YYYY-MM-DD, UTC. */
-  date: string;
-  requests: number;
-  refused: number;
-}
+export type { DayUsage } from '../../lambdas/core/domain/quota';
 
 export interface AccountData {
   account: {
@@ -25,7 +13,8 @@ export interface AccountData {
     status: 'active' | 'suspended';
     created_at: string;
   };
-  quota: { plan: string; quota: QuotaFigures; resets_at: string };
+  /** The report GET /v1/quota answers with (domain/quota.ts). */
+  quota: QuotaReport;
   /** `month` is YYYY-MM; `days` runs from the 1st to today. */
   usage: { month: string; days: DayUsage[] };
   keys: { active: number; max_active: number | null };

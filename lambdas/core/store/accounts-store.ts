@@ -259,28 +259,7 @@ export class AccountsStore extends AccountsReadStore {
       createdAt: formatTimestamp(this.deps.clock()),
     };
     if (email !== undefined) account.email = email;
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: {
-            pk: accountKey(accountId),
-            account_id: accountId,
-            plan,
-            status: account.status,
-            verified,
-            email,
-            overrides: storedOverrides(account.overrides),
-            active_keys: 0,
-            created_at: account.createdAt,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new AccountExistsError(accountId);
-      throw error;
-    }
+    if (!(await this.putNewAccount(account))) throw new AccountExistsError(accountId);
     return account;
   }
 
@@ -310,29 +289,35 @@ export class AccountsStore extends AccountsReadStore {
       activeKeys: 0,
       createdAt: formatTimestamp(this.deps.clock()),
     };
+    if (await this.putNewAccount(account)) return account;
+    return checkOwner(await this.getAccount(accountId), owner);
+  }
+
+  /** Writes a new account's item unless one exists under its id; false when one does (nothing is written then). */
+  private async putNewAccount(account: Account): Promise<boolean> {
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
           Item: {
-            pk: accountKey(accountId),
-            account_id: accountId,
+            pk: accountKey(account.accountId),
+            account_id: account.accountId,
             plan: account.plan,
             status: account.status,
-            verified: true,
-            email: owner.email,
-            owner: owner.sub,
-            overrides: {},
-            active_keys: 0,
+            verified: account.verified,
+            email: account.email,
+            owner: account.owner,
+            overrides: storedOverrides(account.overrides),
+            active_keys: account.activeKeys,
             created_at: account.createdAt,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
-      return account;
+      return true;
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      return checkOwner(await this.getAccount(accountId), owner);
+      if (isConditionFailure(error)) return false;
+      throw error;
     }
   }
 

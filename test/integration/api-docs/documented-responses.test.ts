@@ -11,6 +11,7 @@ import {
 import { MAX_PARAMETER_LENGTH, ROUTE_PARAMETERS } from '../../../lambdas/core/http/parameters';
 import { matchRoute, ROUTES, type RouteDefinition } from '../../../lambdas/core/http/routes';
 import { type ApiReply, startTestApi, type TestApi } from '../../support/api-service';
+import { signUpAndSignIn } from '../../support/dashboard';
 
 /**
  * The document against the running server, both ways: every (route, status, code) the server produces here is
@@ -191,47 +192,11 @@ describe('every documented response, produced over HTTP, and nothing undocumente
     return reply;
   }
 
-  /** One call of Cognito's JSON API on the emulator, as the dashboard page makes it. */
-  async function cognito(target: string, body: unknown): Promise<Record<string, unknown>> {
-    const emulator = api.service.cognito;
-    if (!emulator) throw new Error('the local service runs no Cognito emulator');
-    const res = await fetch(emulator.endpoint, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-amz-json-1.1',
-        'X-Amz-Target': `AWSCognitoIdentityProviderService.${target}`,
-      },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`${target} answered ${res.status}: ${text}`);
-    return JSON.parse(text) as Record<string, unknown>;
-  }
-
-  /**
-   * Signs a new person up and in; returns their ID token. Verified by the e-mailed code, as the page does; or
-   * confirmed by the pool's administrator instead, which leaves the address unverified.
-   */
+  /** A new person's ID token; `verify: false` leaves the address unverified. */
   async function signIn(email: string, verify = true): Promise<string> {
     const emulator = api.service.cognito;
     if (!emulator) throw new Error('the local service runs no Cognito emulator');
-    const { clientId: ClientId, userPoolId: UserPoolId } = emulator;
-    const Password = 'Correct-Horse-9battery';
-    await cognito('SignUp', { ClientId, Username: email, Password, UserAttributes: [{ Name: 'email', Value: email }] });
-    if (verify) {
-      const code = emulator.codes().findLast((c) => c.email === email)?.code;
-      await cognito('ConfirmSignUp', { ClientId, Username: email, ConfirmationCode: code });
-    } else {
-      await cognito('AdminConfirmSignUp', { UserPoolId, Username: email });
-    }
-    const auth = await cognito('InitiateAuth', {
-      AuthFlow: 'USER_PASSWORD_AUTH',
-      ClientId,
-      AuthParameters: { USERNAME: email, PASSWORD: Password },
-    });
-    const token = (auth.AuthenticationResult as { IdToken?: string } | undefined)?.IdToken;
-    if (!token) throw new Error(`no ID token for ${email}`);
-    return token;
+    return (await signUpAndSignIn(emulator, { email, password: 'Correct-Horse-9battery', verify })).idToken;
   }
 
   it('answers every route as documented: success, 304, authentication, account, parameters, plan and data', async () => {
