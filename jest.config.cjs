@@ -6,7 +6,7 @@ const swc = [
 const shared = {
   transform: { '^.+\\.(t|j)sx?$': swc },
   // The project runs as ES modules; jest runs the tests as CommonJS compiled by swc, whose require() finds no entry
-  // in @middy/core 7 (its exports name only `import`). Jest's own mapping points it at that entry for swc to compile.
+  // in @middy/core (its exports name only `import`). Jest's own mapping points it at that entry for swc to compile.
   // @scure/base and @noble/hashes (ESM only, reached through cognito-local's otplib) are compiled the same way.
   moduleNameMapper: { '^@middy/([^/]+)$': '<rootDir>/node_modules/@middy/$1/index.js' },
   transformIgnorePatterns: ['/node_modules/(?!(@middy|@scure|@noble)/)'],
