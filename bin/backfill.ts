@@ -19,8 +19,38 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const USAGE =
   'usage: npm run backfill -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--source ecb|currency-api] [--offline]';
+
 /** Online currency-api backfills fetch one file per day; without --from they cover this many recent days. */
 const DEFAULT_CURRENCY_API_DAYS = 30;
+
+/** What `--help` prints: every option and variable, with its default. */
+export const HELP = `${USAGE}
+
+Loads daily rates into the rates table and refreshes the latest snapshot. Running it again over the same days
+writes nothing: a day whose rates are already stored is left alone.
+
+Options
+  --from YYYY-MM-DD   first day to load (default: the ECB's whole history, since 1999-01-04; for currency-api,
+                      the ${DEFAULT_CURRENCY_API_DAYS} days up to --to)
+  --to YYYY-MM-DD     last day to load (default: today, UTC)
+  --source NAME       only this source: ecb (the ECB's reference rates, about 30 currencies, history since 1999)
+                      or currency-api (150+ currencies, one file per day); default: both
+  --offline           read the bundled files in data/ instead of the network (the ECB history up to its last
+                      day, and the currency-api days shipped with the project)
+  -h, --help          print this help
+
+Where it writes
+  The local store of the data directory (FXRATES_DATA_DIR, default .data): through the running local server when
+  one runs there, else by opening the store files directly. With RATES_TABLE_NAME set (and AWS_REGION), that table
+  on AWS, with the default credential chain.
+
+Sources (environment)
+  ECB_BASE_URL                where the ECB's files are fetched from (default: the ECB's own site)
+  CURRENCY_API_BASE_URL       the currency-api CDN base; the day's file is <base>/@fawazahmed0/currency-api@<date>/...
+  CURRENCY_API_FALLBACK_URL   a template for the mirror tried when the CDN fails; {date} is replaced by the day
+                              (YYYY-MM-DD) or by 'latest'
+
+Exit status: 0 when every source loaded, 1 when one failed (its error is in the summary), 2 on a usage error.`;
 const FETCH_TIMEOUT_MS = 30_000;
 
 class UsageError extends Error {}
@@ -162,9 +192,14 @@ async function main(): Promise<number> {
     args = parseBackfillArgs(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    if (error.message) console.error(`backfill: ${error.message}`);
+    if (!error.message) {
+      console.log(HELP);
+      return 0;
+    }
+    console.error(`backfill: ${error.message}`);
     console.error(USAGE);
-    return error.message ? 2 : 0;
+    console.error('npm run backfill -- --help explains every option.');
+    return 2;
   }
   const started = Date.now();
   const target = await openTarget();

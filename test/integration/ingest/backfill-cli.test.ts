@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDocumentClient } from '../../../lambdas/core/store/clients';
@@ -62,6 +62,20 @@ describe('npm run backfill', () => {
       expect(run.stderr).toMatch(cases[i]?.[1] ?? /never/);
       expect(run.stderr).toMatch(/usage: npm run backfill/);
     });
+  });
+
+  it('explains every option and source variable on --help, on stdout, with status 0 and nothing written', async () => {
+    const dataDir = join(work, 'help-only');
+    const run = await backfill(['--help'], { FXRATES_DATA_DIR: dataDir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    for (const word of ['--from', '--to', '--source', '--offline', '--help', 'FXRATES_DATA_DIR', 'RATES_TABLE_NAME']) {
+      expect([word, run.stdout.includes(word)]).toEqual([word, true]);
+    }
+    expect(run.stdout).toMatch(/CURRENCY_API_FALLBACK_URL +a template .*\{date\}/s);
+    expect(run.stdout).toMatch(/ECB_BASE_URL/);
+    expect(run.stdout).toMatch(/CURRENCY_API_BASE_URL/);
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('backfills offline into an embedded store under the data directory, then writes nothing the second time', async () => {
