@@ -16,7 +16,7 @@ import {
 } from '../lambdas/core/ingest/ingest';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { bundledFiles, bundledFingerprint, readBundledDays } from './bundled-data';
-import { readBundledMarker, writeBundledMarker } from './load-marker';
+import { type BundledCoverage, readBundledMarker, type SourceCoverage, writeBundledMarker } from './load-marker';
 
 /** Overall budget for the live attempt: every live fetch of the start shares it. */
 export const DEFAULT_LOCAL_LIVE_TIMEOUT_MS = 3000;
@@ -44,12 +44,30 @@ export interface LocalLoadResult {
     loaded: boolean;
     daysWritten: number;
     rejections: number;
+    /** The days the bundled data covers; absent after a restart over a store loaded before this was kept. */
+    coverage?: BundledCoverage;
   };
   live?: Pick<IngestResult, 'status' | 'daysWritten' | 'sources'>;
   /** Items written in total (days and LATEST). */
   itemsWritten: number;
   latest?: LatestSummary;
   durationMs: number;
+}
+
+function sourceCoverage(days: readonly { date: string }[]): SourceCoverage | undefined {
+  if (days.length === 0) return undefined;
+  const dates = days.map((d) => d.date).sort();
+  return { first: dates[0] as string, last: dates.at(-1) as string, days: dates.length };
+}
+
+/** Which days each source's bundled data has: the history the local server can answer without the network. */
+export function coverageOf(bundled: { ecb: readonly { date: string }[]; currencyApi: readonly { date: string }[] }) {
+  const coverage: BundledCoverage = {};
+  const ecb = sourceCoverage(bundled.ecb);
+  const currencyApi = sourceCoverage(bundled.currencyApi);
+  if (ecb) coverage.ecb = ecb;
+  if (currencyApi) coverage.currencyApi = currencyApi;
+  return coverage;
 }
 
 export async function loadRatesForLocal(options: LocalLoadOptions): Promise<LocalLoadResult> {
@@ -66,8 +84,12 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
     durationMs: 0,
   };
   let latest: LatestSummary | undefined;
-  if ((await readBundledMarker(options.client, options.tableName)) !== fingerprint) {
+  const marker = await readBundledMarker(options.client, options.tableName);
+  if (marker?.fingerprint === fingerprint) {
+    if (marker.coverage) result.bundled.coverage = marker.coverage;
+  } else {
     const bundled = readBundledDays(files);
+    const coverage = coverageOf(bundled);
     const reports = {
       ecb: { status: 'ok' as const, days: bundled.ecb.length, warnings: [] },
       'currency-api': { status: 'ok' as const, days: bundled.currencyApi.length, warnings: [] },
@@ -78,8 +100,13 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
       clock,
       log,
     });
-    await writeBundledMarker(options.client, options.tableName, fingerprint, formatTimestamp(clock()));
-    result.bundled = { loaded: true, daysWritten: ingested.daysWritten, rejections: ingested.rejections.length };
+    await writeBundledMarker(options.client, options.tableName, { fingerprint, coverage }, formatTimestamp(clock()));
+    result.bundled = {
+      loaded: true,
+      daysWritten: ingested.daysWritten,
+      rejections: ingested.rejections.length,
+      coverage,
+    };
     result.itemsWritten += ingested.itemsWritten;
     latest = ingested.latest;
   }

@@ -63,10 +63,22 @@ describe.each(backends())('loadRatesForLocal on $name', (backend) => {
     const dir = dataDir(`first-${backend.name}`);
     const first = await load({ dataDir: dir });
     expect(first.used).toBe('bundled');
-    expect(first.bundled).toEqual({ loaded: true, daysWritten: ecbRows.length + apiFiles.length, rejections: 0 });
+    const apiDates = apiFiles.map((file) => file.slice(4, 14)).sort();
+    const ecbDates = ecbRows.map((row) => row.date).sort();
+    const coverage = {
+      ecb: { first: ecbDates[0], last: ecbDates.at(-1), days: ecbRows.length },
+      currencyApi: { first: apiDates[0], last: apiDates.at(-1), days: apiFiles.length },
+    };
+    expect(first.bundled).toEqual({
+      loaded: true,
+      daysWritten: ecbRows.length + apiFiles.length,
+      rejections: 0,
+      coverage,
+    });
     expect(first.latest?.date).toBe(apiFiles[apiFiles.length - 1]?.slice(4, 14));
     const restart = await load({ dataDir: dir });
     expect(restart.bundled.loaded).toBe(false);
+    expect(restart.bundled.coverage).toEqual(coverage);
     expect(restart.itemsWritten).toBe(0);
     expect(restart.latest).toEqual(first.latest);
   });
