@@ -7,6 +7,7 @@ import { GATEWAY_RESPONSES } from '../lambdas/core/http/gateway-responses';
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, ROUTES, type RouteDefinition, type RouteId, routeById } from '../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
+import { ACCESS_LOG_FIELDS } from './access-log';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantTable, TABLE_ACCESS } from './grants';
@@ -15,29 +16,6 @@ import { WebAcl } from './web-acl';
 
 /** The stage name is the version segment: the deployed base URL ends in `/v1/`, as the API reference documents. */
 export const STAGE_NAME = API_BASE_PATH.replace(/^\//, '');
-
-/**
- * One JSON object per request. String values throughout: API Gateway writes `-` for a missing variable, which
- * would break unquoted numbers. The API key header is deliberately absent.
- */
-export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
-  requestId: '$context.requestId',
-  requestTime: '$context.requestTimeEpoch',
-  ip: '$context.identity.sourceIp',
-  userAgent: '$context.identity.userAgent',
-  method: '$context.httpMethod',
-  resourcePath: '$context.resourcePath',
-  path: '$context.path',
-  status: '$context.status',
-  responseLength: '$context.responseLength',
-  responseLatency: '$context.responseLatency',
-  integrationLatency: '$context.integrationLatency',
-  gatewayResponse: '$context.error.responseType',
-  authorizerStatus: '$context.authorizer.status',
-  authorizerLatency: '$context.authorizer.latency',
-  denyCode: '$context.authorizer.errorCode',
-  wafStatus: '$context.waf.status',
-};
 
 export interface ApiProps {
   rates: ITable;

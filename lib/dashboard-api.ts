@@ -15,7 +15,7 @@ import {
 } from '../lambdas/core/http/dashboard-routes';
 import { DASHBOARD_GATEWAY_RESPONSES } from '../lambdas/core/http/gateway-responses';
 import { ACCOUNTS_TABLE } from '../lambdas/core/store/tables';
-import { ACCESS_LOG_FIELDS } from './api';
+import { DASHBOARD_ACCESS_LOG_FIELDS } from './access-log';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantIndexQuery, grantTable } from './grants';
@@ -24,12 +24,6 @@ import type { WebAcl } from './web-acl';
 
 /** The stage is the base path: CloudFront forwards `/api/...` unchanged, so `/api/keys` is stage `api`, `/keys`. */
 export const DASHBOARD_STAGE_NAME = DASHBOARD_BASE_PATH.replace(/^\//, '');
-
-/** The public API's access log line, plus the person (the token's `sub`) a request was made by. */
-export const DASHBOARD_ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(Object.entries(ACCESS_LOG_FIELDS).filter(([name]) => name !== 'denyCode')),
-  sub: '$context.authorizer.claims.sub',
-};
 
 export interface DashboardApiProps {
   accounts: ITable;
