@@ -42,8 +42,23 @@ export const DeployConfigSchema = z.object({
   ecbBaseUrl: z.url().optional(),
   currencyApiBaseUrl: z.url().optional(),
   currencyApiFallbackUrl: z.url().optional(),
-  /** Where alarm notifications go by e-mail; no subscription when unset. */
+  /**
+   * Where alarm notifications go: an e-mail address subscribed to the service's topic, and/or an existing SNS topic
+   * (its ARN) the alarms also notify. One of them is required unless `alarmNotifications=none` says, explicitly,
+   * that alarms may reach nobody (see ALARM_TARGET_REQUIRED).
+   */
   alarmEmail: z.email().optional(),
+  alarmTopicArn: z
+    .string()
+    .regex(
+      /^arn:aws[a-z-]*:sns:[a-z]{2}(-[a-z]+)+-\d:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/,
+      'must be an SNS topic ARN (arn:aws:sns:<region>:<account>:<name>)',
+    )
+    .optional(),
+  /** `none`: synthesize without any alarm target, on purpose (tests, a throwaway stack). */
+  alarmNotifications: z.enum(['none'], { message: "the only value is 'none'" }).optional(),
+  /** Share of its plan's quota (percent) past which an account raises the quota alarm. */
+  quotaAlarmPercent: integerFlag(90, 50, 100),
   /** Create the account-level role API Gateway needs to write logs (once per account and region). */
   apiGatewayCloudWatchRole: booleanFlag(false),
   /**
@@ -63,6 +78,11 @@ export const DeployConfigSchema = z.object({
     }),
 });
 
+/** The message of a synth without any alarm target; it names every way out. */
+export const ALARM_TARGET_REQUIRED =
+  'alarms need somewhere to go: set alarmEmail (an e-mail address) or alarmTopicArn (an existing SNS topic ARN), ' +
+  'e.g. cdk deploy -c alarmEmail=ops@example.com, or set alarmNotifications=none to deploy alarms that notify nobody';
+
 export type DeployConfig = z.infer<typeof DeployConfigSchema>;
 
 /** The context keys operators may set; the README lists them. */
@@ -80,5 +100,9 @@ export function readDeployConfig(lookup: (key: string) => unknown): DeployConfig
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'context'}: ${i.message}`);
     throw new Error(`Invalid CDK context: ${problems.join('; ')}`);
   }
-  return parsed.data;
+  const config = parsed.data;
+  if (!config.alarmEmail && !config.alarmTopicArn && config.alarmNotifications !== 'none') {
+    throw new Error(`Invalid CDK context: alarmEmail/alarmTopicArn: ${ALARM_TARGET_REQUIRED}`);
+  }
+  return config;
 }

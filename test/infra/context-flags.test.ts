@@ -7,11 +7,12 @@ import { Match } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildApp } from '../../lib/app';
-import { CONTEXT_KEYS, readDeployConfig } from '../../lib/config';
+import { ALARM_TARGET_REQUIRED, CONTEXT_KEYS, readDeployConfig } from '../../lib/config';
 import {
   cdkJsonContext,
   deployedFiles,
   logicalIdOf,
+  NO_ALARM_TARGET,
   propsOf,
   resourcesOf,
   SKIP_BUNDLING,
@@ -21,7 +22,8 @@ import {
 } from './synth';
 
 describe('reading the context', () => {
-  const read = (context: Record<string, unknown>) => readDeployConfig((key) => context[key]);
+  const read = (context: Record<string, unknown>) =>
+    readDeployConfig((key) => ({ ...NO_ALARM_TARGET, ...context })[key]);
 
   it('defaults to WAF on, both sources, an hourly run, no e-mail and no account-level role', () => {
     const config = read({});
@@ -30,8 +32,10 @@ describe('reading the context', () => {
       sources: ['ecb', 'currency-api'],
       ingestSchedule: 'rate(1 hour)',
       apiGatewayCloudWatchRole: false,
+      quotaAlarmPercent: 90,
     });
     expect(config.alarmEmail).toBeUndefined();
+    expect(config.alarmTopicArn).toBeUndefined();
     expect(config.ecbBaseUrl).toBeUndefined();
     expect(config.upgradeContact).toBeUndefined();
   });
@@ -61,8 +65,60 @@ describe('reading the context', () => {
     });
   });
 
+  describe('the alarm target', () => {
+    const readBare = (context: Record<string, unknown>) => readDeployConfig((key) => context[key]);
+    const topic = 'arn:aws:sns:eu-west-1:123456789012:ops-alarms';
+
+    it('is required: without one the synth fails naming both keys and the explicit way out', () => {
+      expect(() => readBare({})).toThrow(ALARM_TARGET_REQUIRED);
+      expect(ALARM_TARGET_REQUIRED).toMatch(/alarmEmail.*alarmTopicArn.*alarmNotifications=none/);
+      expect(() => readBare({ alarmNotifications: '' })).toThrow(/alarmEmail\/alarmTopicArn/);
+    });
+
+    it.each([
+      [{ alarmEmail: 'ops@example.com' }],
+      [{ alarmTopicArn: topic }],
+      [{ alarmTopicArn: 'arn:aws-us-gov:sns:us-gov-west-1:123456789012:alarms.fifo' }],
+      [{ alarmNotifications: 'none' }],
+    ])('is satisfied by %j', (context) => {
+      expect(() => readBare(context)).not.toThrow();
+    });
+
+    it('stops the app itself, not only the reader', () => {
+      withScratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING }, (app) => {
+        expect(() => buildApp(app)).toThrow(ALARM_TARGET_REQUIRED);
+      });
+      withScratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING, alarmTopicArn: topic }, (app) => {
+        expect(buildApp(app).config.alarmTopicArn).toBe(topic);
+      });
+    });
+
+    it('exposes the e-mail and the topic ARN as given, both at once if asked', () => {
+      expect(readBare({ alarmEmail: 'ops@example.com', alarmTopicArn: topic })).toMatchObject({
+        alarmEmail: 'ops@example.com',
+        alarmTopicArn: topic,
+      });
+      expect(readBare({ alarmNotifications: 'none' }).alarmNotifications).toBe('none');
+    });
+  });
+
+  it.each([
+    ['50', 50],
+    ['100', 100],
+    [75, 75],
+  ])('reads quotaAlarmPercent=%j as %d', (value, percent) => {
+    expect(read({ quotaAlarmPercent: value }).quotaAlarmPercent).toBe(percent);
+  });
+
   it.each([
     ['waf', 'maybe'],
+    ['alarmTopicArn', 'ops-alarms'],
+    ['alarmTopicArn', 'arn:aws:sqs:eu-west-1:123456789012:queue'],
+    ['alarmTopicArn', 'arn:aws:sns:eu-west-1:1234:ops'],
+    ['alarmNotifications', 'off'],
+    ['quotaAlarmPercent', '49'],
+    ['quotaAlarmPercent', '101'],
+    ['quotaAlarmPercent', '90.5'],
     ['sources', 'ecb,openexchangerates'],
     ['alarmEmail', 'not-an-address'],
     ['throttleRate', '-1'],
@@ -77,7 +133,16 @@ describe('reading the context', () => {
   it('ignores context keys that are not flags and reads every flag the README lists', () => {
     expect(read({ unrelated: 'x' })).toEqual(read({}));
     expect(CONTEXT_KEYS).toEqual(
-      expect.arrayContaining(['waf', 'sources', 'alarmEmail', 'apiGatewayCloudWatchRole', 'ingestSchedule']),
+      expect.arrayContaining([
+        'waf',
+        'sources',
+        'alarmEmail',
+        'alarmTopicArn',
+        'alarmNotifications',
+        'quotaAlarmPercent',
+        'apiGatewayCloudWatchRole',
+        'ingestSchedule',
+      ]),
     );
   });
 });
@@ -169,7 +234,7 @@ describe('flags applied to the app', () => {
 
 describe('cdk-nag on every synth', () => {
   it('fails the synthesis of the app when a construct breaks a rule', () => {
-    withScratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING }, (app) => {
+    withScratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...SKIP_BUNDLING }, (app) => {
       const { service } = buildApp(app);
       new dynamodb.Table(service, 'Unrecoverable', {
         partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
@@ -179,7 +244,7 @@ describe('cdk-nag on every synth', () => {
   });
 
   it('lets the same app synthesize without the offending construct', () => {
-    withScratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING }, (app) => {
+    withScratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...SKIP_BUNDLING }, (app) => {
       buildApp(app);
       expect(
         app

@@ -28,6 +28,12 @@ export function cdkJsonContext(): Record<string, unknown> {
   return cdkJson.context ?? {};
 }
 
+/**
+ * The app refuses to synthesize without an alarm target; the tests say explicitly that they deploy none (a test
+ * that wants one passes alarmEmail or alarmTopicArn, which take effect whatever this says).
+ */
+export const NO_ALARM_TARGET = { alarmNotifications: 'none' } as const;
+
 /** Context that makes CDK skip every asset bundling step, for tests that only read templates. */
 export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
 
@@ -55,7 +61,7 @@ export function withScratchApp<T>(context: Record<string, unknown> | undefined, 
 }
 
 export function synthesize(context: Record<string, unknown> = {}): Synthesized {
-  const { app, outdir, dispose } = scratchApp({ ...cdkJsonContext(), ...context });
+  const { app, outdir, dispose } = scratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...context });
   const fx = buildApp(app);
   const assembly = app.synth();
   return {
