@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type {
   APIGatewayAuthorizerResult,
@@ -26,6 +26,7 @@ import {
   gatewayResponse,
   gatewayResponseHeaders,
   renderGatewayTemplate,
+  TOO_MANY_HEADERS_RESPONSE,
 } from '../lambdas/core/http/gateway-responses';
 import { API_KEY_HEADER, headerValue } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, matchRoute, type RouteId } from '../lambdas/core/http/routes';
@@ -166,6 +167,21 @@ interface DocumentationPage {
 /** The largest body the local gateway reads: the dashboard's routes read at most DASHBOARD_MAX_BODY_BYTES. */
 const MAX_GATEWAY_BODY_BYTES = 16 * DASHBOARD_MAX_BODY_BYTES;
 
+/**
+ * The most header fields a request may have (Node's default count). A request with more is refused as having too
+ * many headers, rather than read without the fields past the limit.
+ */
+export const MAX_REQUEST_HEADERS = 2000;
+
+/**
+ * Whether the bytes the parser refused start with a well-formed method token followed by a space (or the end of what
+ * arrived): an unknown method such as `FOO`, rather than garbage or a request line without a target (`GET`).
+ */
+function isMethodToken(packet: Buffer | undefined): boolean {
+  if (packet === undefined) return true;
+  return /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+( |$)/.test(packet.subarray(0, 64).toString('latin1'));
+}
+
 function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_BASE_PATH || path.startsWith(`${DASHBOARD_BASE_PATH}/`);
 }
@@ -246,7 +262,14 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     authorizer: Record<string, string> = {},
     table: readonly GatewayResponseDefinition[] = GATEWAY_RESPONSES,
   ): GatewayReply {
-    const definition = gatewayResponse(type, table);
+    return renderDefinition(gatewayResponse(type, table), requestId, authorizer);
+  }
+
+  function renderDefinition(
+    definition: GatewayResponseDefinition,
+    requestId: string,
+    authorizer: Record<string, string> = {},
+  ): GatewayReply {
     const context: Record<string, string> = { requestId };
     for (const [key, value] of Object.entries(authorizer)) context[`authorizer.${key}`] = value;
     const headers: Record<string, string> = {};
@@ -414,41 +437,48 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     }
   }
 
+  /** What the listener refuses before routing: what Node's parser let through but the gateway cannot answer. */
+  function refusal(req: IncomingMessage, requestId: string): GatewayReply | undefined {
+    // Node keeps the first maxHeadersCount fields and drops the rest unseen; attachLocalGateway sets that count
+    // one above the limit, so a request that reaches it has lost fields (an X-API-Key among them, perhaps).
+    if (req.rawHeaders.length / 2 > MAX_REQUEST_HEADERS) return renderDefinition(TOO_MANY_HEADERS_RESPONSE, requestId);
+    // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check answers without the envelope, so the gateway checks.
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      const reply = renderGateway('BAD_REQUEST_PARAMETERS', requestId);
+      return { ...reply, headers: { ...reply.headers, Connection: 'close' } };
+    }
+    return undefined;
+  }
+
   /**
    * Node http listener. Only the dashboard API's bodies are read (every public route is GET), up to the gateway's
-   * limit; a larger body is refused unread. Oversized headers are refused by Node.
+   * limit; a larger body is refused unread. Oversized headers are refused by Node (see clientError).
    */
   async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = req.url ?? '/';
-    const readsBody = options.dashboard !== undefined && isDashboardPath(path.split('?')[0] ?? '');
+    const refused = refusal(req, newRequestId());
+    const readsBody = !refused && options.dashboard !== undefined && isDashboardPath(path.split('?')[0] ?? '');
     const body = readsBody ? await readBody(req, MAX_GATEWAY_BODY_BYTES) : '';
-    const reply = await handle({
-      method: req.method ?? 'GET',
-      url: path,
-      headers: req.headers,
-      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-      ...(body === undefined ? {} : { body }),
-    }).catch((error: unknown) => {
-      const requestId = newRequestId();
-      options.onError?.(error, requestId);
-      return renderGateway('DEFAULT_5XX', requestId);
-    });
+    const reply =
+      refused ??
+      (await handle({
+        method: req.method ?? 'GET',
+        url: path,
+        headers: req.headers,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        ...(body === undefined ? {} : { body }),
+      }).catch((error: unknown) => {
+        const requestId = newRequestId();
+        options.onError?.(error, requestId);
+        return renderGateway('DEFAULT_5XX', requestId);
+      }));
     res.writeHead(reply.statusCode, reply.headers);
     res.end(reply.statusCode === 304 ? undefined : reply.body);
     req.resume();
   }
 
-  /**
-   * A request Node's HTTP parser refused (oversized headers, a malformed line) never reaches the listener; it is
-   * still answered in the envelope with a request id, as API Gateway answers what it refuses.
-   */
-  function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const type = error.code === 'HPE_HEADER_OVERFLOW' ? 'REQUEST_TOO_LARGE' : 'BAD_REQUEST_PARAMETERS';
-    const reply = renderGateway(type, newRequestId());
+  /** A gateway reply written straight onto a socket Node no longer reads HTTP from; the connection then closes. */
+  function answerOnSocket(socket: Duplex, reply: GatewayReply): void {
     const headers = {
       ...reply.headers,
       'Content-Length': String(Buffer.byteLength(reply.body)),
@@ -461,5 +491,76 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     socket.end(`${head.join('\r\n')}\r\n\r\n${reply.body}`);
   }
 
-  return { handle, listener, clientError, renderGateway };
+  /**
+   * A request Node's HTTP parser refused never reaches the listener; it is still answered in the envelope with a
+   * request id, as API Gateway answers what it refuses: an unknown method (a well-formed token Node does not know,
+   * such as `FOO`) as any unknown method, 404 not-found; headers over Node's size limit as a request too large; a
+   * request not finished in time as a 408; anything else malformed as 400 invalid-parameter.
+   */
+  function clientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const requestId = newRequestId();
+    let reply: GatewayReply;
+    if (error.code === 'HPE_INVALID_METHOD' && isMethodToken(error.rawPacket)) {
+      reply = renderGateway('MISSING_AUTHENTICATION_TOKEN', requestId);
+    } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+      reply = renderGateway('REQUEST_TOO_LARGE', requestId);
+    } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      // DEFAULT_4XX keeps the status of the failure, as on API Gateway.
+      reply = { ...renderGateway('DEFAULT_4XX', requestId), statusCode: 408 };
+    } else {
+      reply = renderGateway('BAD_REQUEST_PARAMETERS', requestId);
+    }
+    answerOnSocket(socket, reply);
+  }
+
+  /**
+   * CONNECT: Node hands the socket over (and, with no listener, closes it without a byte). API Gateway routes no
+   * CONNECT method, so it is an unknown method: 404 not-found, and the connection closes.
+   */
+  function connect(_req: IncomingMessage, socket: Duplex): void {
+    // Node has removed its own listeners from the socket: a reset by the client must not become an uncaught error.
+    socket.on('error', () => socket.destroy());
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    answerOnSocket(socket, renderGateway('MISSING_AUTHENTICATION_TOKEN', newRequestId()));
+  }
+
+  /** An `Expect` other than 100-continue: Node would answer a bare 417; the gateway answers it in the envelope. */
+  function checkExpectation(req: IncomingMessage, res: ServerResponse): void {
+    const reply = { ...renderGateway('DEFAULT_4XX', newRequestId()), statusCode: 417 };
+    res.writeHead(reply.statusCode, reply.headers);
+    res.end(reply.body);
+    req.resume();
+  }
+
+  return { handle, listener, clientError, connect, checkExpectation, renderGateway };
+}
+
+export type LocalGateway = ReturnType<typeof createLocalGateway>;
+
+/**
+ * Serves `gateway` on `server`, created without a request listener (`attachLocalGateway(createServer(), gateway)`),
+ * so that every request reaching the port is answered in the envelope with an X-Request-Id: requests ('request'),
+ * what Node's parser refuses ('clientError'), CONNECT ('connect') and unmet expectations ('checkExpectation'). No
+ * 'upgrade' listener is registered on purpose: without one, Node passes a request asking for a protocol upgrade
+ * (`Upgrade: websocket`) to 'request' like any other, and it is answered as API Gateway answers it, without
+ * switching protocols. The header-count limit is set here (see refusal).
+ */
+export function attachLocalGateway(server: Server, gateway: LocalGateway): Server {
+  server.maxHeadersCount = MAX_REQUEST_HEADERS + 1;
+  // Node's check would answer a missing Host with a bare 400; the listener answers it in the envelope instead.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    void gateway.listener(req, res);
+  });
+  server.on('clientError', gateway.clientError);
+  server.on('connect', gateway.connect);
+  server.on('checkExpectation', gateway.checkExpectation);
+  return server;
 }

@@ -87,6 +87,16 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
 ];
 
 /**
+ * REQUEST_TOO_LARGE as the local server words it for a request with more header fields than its HTTP parser keeps
+ * (API Gateway refuses such a request for its size first). Same status and code as the row; only the reason differs,
+ * so a client is not told that a header it sent after the limit is missing.
+ */
+export const TOO_MANY_HEADERS_RESPONSE: GatewayResponseDefinition = {
+  ...gatewayResponse('REQUEST_TOO_LARGE'),
+  template: envelope('invalid-parameter', 'The request has too many headers.'),
+};
+
+/**
  * The dashboard API's gateway responses (its own REST API, so its own table): the public rows, except where the
  * Cognito authorizer refuses. It answers UNAUTHORIZED for a missing, expired or forged token alike, and a token
  * that verifies but lacks what a method requires is ACCESS_DENIED; both are `unauthenticated` to the page, which

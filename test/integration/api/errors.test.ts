@@ -176,7 +176,8 @@ describe('contract error table over HTTP', () => {
 
   it('echoes non-ASCII input as sent rather than as a code it could be mistaken for', async () => {
     const body = await expectError(api.get('rates/pair/%C4%B1nr/USD', business), 422, 'unsupported-currency', 'from');
-    expect(body.error?.message).toBe("Currency '?nr' is not supported.");
+    // A dotless ı upper-cases to I: echoing the upper-cased form would read 'INR', a supported code.
+    expect(body.error?.message).toBe("Currency 'ınr' is not supported.");
   });
 
   it('accepts lower-case codes and upper-cases them first', async () => {

@@ -47,8 +47,8 @@ function isOneSentence(message: string): boolean {
   return /^[A-Z'][^\n\r]*\.$/.test(message) && !/[.!?] [A-Z]/.test(message.slice(0, -1));
 }
 
-/** Printable ASCII, plus the ellipsis that marks a truncated echo. */
-const PRINTABLE = /^[\x20-\x7e…]*$/;
+/** Printable ASCII, the letters, digits and marks of any script, and the ellipsis that marks a truncated echo. */
+const PRINTABLE = /^[\x20-\x7e\p{L}\p{N}\p{M}…]*$/u;
 
 describe('ERROR_CATALOG', () => {
   it("has exactly the codes and statuses of the contract table, plus the dashboard's own", () => {
@@ -160,10 +160,14 @@ describe('user input echoed in messages', () => {
     expect(new UnsupportedLocaleError('x'.repeat(100)).message.length).toBeLessThan(80);
   });
 
-  it('is made printable: control characters and non-ASCII become ?', () => {
+  it('shows letters of any script as sent, and escapes control, bidi and other characters as \\u{XXXX}', () => {
+    expect(new UnsupportedCurrencyError('ÉUR', 'from').message).toBe("Currency 'ÉUR' is not supported.");
+    expect(new UnsupportedCurrencyError('円', 'from').message).toBe("Currency '円' is not supported.");
     const message = new UnsupportedCurrencyError('A\nB\u0000C\u202eD€', 'to').message;
-    expect(message).toBe("Currency 'A?B?C?D?' is not supported.");
-    expect(new UnsupportedLocaleError('de\r\nX-Injected: 1').message).not.toMatch(/[\r\n]/);
+    expect(message).toBe("Currency 'A\\u{000A}B\\u{0000}C\\u{202E}D\\u{20AC}' is not supported.");
+    expect(new UnsupportedLocaleError('de\r\nX-Injected: 1').message).toBe(
+      "Locale 'de\\u{000D}\\u{000A}X-Injected: …' is not supported; use 'en' or 'de'.",
+    );
   });
 
   it('stays printable, short and one sentence for any input (property)', () => {
@@ -171,7 +175,9 @@ describe('user input echoed in messages', () => {
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (input) => {
         for (const error of [new UnsupportedCurrencyError(input, 'to'), new UnsupportedLocaleError(input)]) {
           expect(error.message).toMatch(PRINTABLE);
-          expect(error.message.length).toBeLessThanOrEqual(80);
+          expect(error.message).not.toMatch(/[\r\n\u202a-\u202e\u2066-\u2069]/);
+          // At most 16 code points are echoed, an escape standing for one.
+          expect([...error.message.replace(/\\u\{[0-9A-F]{4,6}\}/g, '?')].length).toBeLessThanOrEqual(80);
           expect(error.message.endsWith('.')).toBe(true);
         }
       }),
