@@ -5,7 +5,18 @@
  * over. Each running server is also listed in a per-user folder, so a tool pointed at the wrong directory can name
  * the directories servers actually run on.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -31,9 +42,14 @@ export class DataDirInUseError extends Error {
     readonly dataDir: string,
     readonly holder: ServerRecord,
   ) {
-    const where = holder.apiUrl ? `, serving ${holder.apiUrl}` : '';
+    const where = holder.apiUrl ? `, serving ${holder.apiUrl}` : ', still starting';
+    // A lock of another host cannot be checked from here: if that server is gone, removing the lock is the way.
+    const foreign =
+      holder.hostname === hostname()
+        ? ''
+        : `; if no server runs there any more, delete ${join(dataDir, LOCK_FILE)} and start again`;
     super(
-      `the data directory ${dataDir} is in use by another fxrates server (process ${holder.pid} on ${holder.hostname}, started ${holder.startedAt}${where}); stop it first, or use another directory with FXRATES_DATA_DIR`,
+      `The data directory ${dataDir} is in use by another fxrates server (process ${holder.pid} on ${holder.hostname}, started ${holder.startedAt}${where}); stop it first, or use another directory with FXRATES_DATA_DIR${foreign}.`,
     );
     this.name = 'DataDirInUseError';
   }
@@ -49,6 +65,41 @@ export function isProcessAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/**
+ * When the process with this id started, where the system says (Linux's /proc: the start in clock ticks after boot,
+ * field 22 of /proc/<pid>/stat, and the boot time in /proc/stat; Linux reports ticks at 100 per second to programs
+ * on every architecture it runs on); undefined elsewhere or when the process is gone. Accurate to about a second.
+ */
+export function processStartTime(pid: number): Date | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: fields are counted after its end.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1];
+    if (!Number.isFinite(ticks) || boot === undefined) return undefined;
+    return new Date((Number(boot) + ticks / 100) * 1000);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when the lock's process still runs: alive, and (where the system tells) started before it took the lock. A
+ * process that started later only has the same id (ids are reused, and in a container a server often gets the same
+ * small id on each start), so the lock is stale.
+ */
+function holderRuns(record: ServerRecord): boolean {
+  if (!isProcessAlive(record.pid)) return false;
+  const lockedAt = Date.parse(record.startedAt);
+  const started = processStartTime(record.pid);
+  // Two seconds of slack: the boot time is given in whole seconds.
+  return started === undefined || Number.isNaN(lockedAt) || started.getTime() <= lockedAt + 2000;
+}
+
+/** Data directories this process holds (absolute paths): a lock with this process's id is ours only if listed. */
+const heldHere = new Set<string>();
 
 function parseRecord(text: string): ServerRecord | undefined {
   try {
@@ -77,14 +128,17 @@ export function readLock(dataDir: string): ServerRecord | undefined {
 }
 
 /**
- * The server that holds the data directory now: a lock whose process runs on this host. A lock of another host
- * (a directory shared over a network) is taken as held, since its process cannot be checked from here.
+ * The server that holds the data directory now: a lock whose process runs on this host (this process included,
+ * while it holds the directory). A lock of another host (a directory shared over a network) is taken as held,
+ * since its process cannot be checked from here.
  */
 export function lockHolder(dataDir: string): ServerRecord | undefined {
   const record = readLock(dataDir);
   if (!record) return undefined;
   if (record.hostname !== hostname()) return record;
-  return isProcessAlive(record.pid) && record.pid !== process.pid ? record : undefined;
+  // A lock with this process's id that this process does not hold was left by an earlier process with the same id.
+  if (record.pid === process.pid) return heldHere.has(resolve(dataDir)) ? record : undefined;
+  return holderRuns(record) ? record : undefined;
 }
 
 /** Writes a file whole, then renames it into place: a reader never sees half of it. */
@@ -93,7 +147,7 @@ function writeWhole(path: string, text: string): void {
   renameSync(`${path}.${process.pid}.tmp`, path);
 }
 
-/** The per-user folder listing running servers (one file per process). */
+/** The per-user folder listing running servers (one file per process and data directory). */
 function registryDir(): string {
   let user = 'user';
   try {
@@ -112,8 +166,68 @@ export interface HeldDataDir {
 }
 
 /**
+ * Creates the lock file with `text` only if none exists. The text is written to a file of its own first and linked
+ * into place, so the lock never exists half-written (a racer reading it then would take it for stale); where the
+ * file system has no hard links, it is created exclusively and written.
+ */
+function createExclusively(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.new`;
+  writeFileSync(temporary, text, { mode: 0o600 });
+  try {
+    linkSync(temporary, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || !['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(code ?? '')) throw error;
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+const sameRecord = (a: ServerRecord | undefined, b: ServerRecord | undefined) =>
+  a?.pid === b?.pid && a?.startedAt === b?.startedAt && a?.hostname === b?.hostname;
+
+/**
+ * Removes a lock judged stale, unless it changed since: two servers that both judged it stale must not both take
+ * the directory. The lock is moved aside first (atomic); if what was moved is not the stale record (another
+ * server took the directory in between), it is linked back into place.
+ */
+function removeStale(path: string, judged: ServerRecord | undefined): void {
+  const aside = `${path}.${process.pid}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    let moved: ServerRecord | undefined;
+    try {
+      moved = parseRecord(readFileSync(aside, 'utf8'));
+    } catch {
+      moved = undefined;
+    }
+    if (!sameRecord(moved, judged)) {
+      try {
+        linkSync(aside, path);
+      } catch {
+        // Yet another server created a lock meanwhile: the next attempt finds it.
+      }
+    }
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
+
+/**
  * Takes the data directory for this process, or throws DataDirInUseError naming the live holder. The lock file is
- * created exclusively, so of two servers starting at once exactly one wins; a stale lock is replaced.
+ * created exclusively, so of two servers starting at once exactly one wins; a stale lock (its process ended, or its
+ * id now belongs to a process started after the lock was taken) is replaced.
  */
 export function acquireDataDir(dataDir: string, now: () => Date = () => new Date()): HeldDataDir {
   const absolute = resolve(dataDir);
@@ -126,22 +240,23 @@ export function acquireDataDir(dataDir: string, now: () => Date = () => new Date
   };
   for (let attempt = 0; ; attempt++) {
     try {
-      const fd = openSync(path, 'wx', 0o600);
-      try {
-        writeFileSync(fd, `${JSON.stringify(record)}\n`);
-      } finally {
-        closeSync(fd);
-      }
+      createExclusively(path, `${JSON.stringify(record)}\n`);
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 2) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const judged = readLock(absolute);
       const holder = lockHolder(absolute);
       if (holder) throw new DataDirInUseError(absolute, holder);
-      // Stale: its process is gone. Removing it and retrying the exclusive create keeps two racers honest.
-      rmSync(path, { force: true });
+      if (attempt >= 5) throw new Error(`the lock ${path} keeps changing; is another server starting there?`);
+      removeStale(path, judged);
     }
   }
-  const entry = join(registryDir(), `${process.pid}.json`);
+  heldHere.add(absolute);
+  // One entry per process and directory (a process, a test say, may hold several).
+  const entry = join(
+    registryDir(),
+    `${process.pid}-${createHash('sha256').update(absolute).digest('hex').slice(0, 12)}.json`,
+  );
   const publish = () => {
     writeWhole(path, `${JSON.stringify(record)}\n`);
     try {
@@ -163,6 +278,7 @@ export function acquireDataDir(dataDir: string, now: () => Date = () => new Date
     release() {
       if (released) return;
       released = true;
+      heldHere.delete(absolute);
       rmSync(entry, { force: true });
       if (readLock(absolute)?.pid === process.pid) rmSync(path, { force: true });
     },
