@@ -1,40 +1,66 @@
 /**
- * `npm start`: the whole service on this machine. Environment: PORT (3000), HOST (127.0.0.1), FXRATES_DATA_DIR
- * (.data), FXRATES_OFFLINE=true to skip the live sources, ECB_BASE_URL / CURRENCY_API_BASE_URL to point them
- * elsewhere, UPGRADE_CONTACT (where the dashboard's plans page sends customers), POWERTOOLS_LOG_LEVEL (WARN).
+ * `npm start`: the whole service on this machine. Environment: PORT (3000; empty means 3000, 0 any free port),
+ * HOST (127.0.0.1), FXRATES_DATA_DIR (.data), FXRATES_OFFLINE=true to skip the live sources, ECB_BASE_URL /
+ * CURRENCY_API_BASE_URL to point them elsewhere, UPGRADE_CONTACT (where the dashboard's plans page sends customers),
+ * POWERTOOLS_LOG_LEVEL (WARN).
+ *
+ * A start-up that fails (the data directory in use by another server, a damaged or unreadable store, the port in
+ * use, a bad PORT or HOST) prints what is wrong and what to do, in one or two lines on stderr, and exits with 1.
+ * SIGINT and SIGTERM stop it cleanly, also while it starts (once start-up ends).
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+// Everything the server writes (its data directory, LevelDB's files, the Cognito emulator's, the keys file) is
+// readable by this user alone: key hashes and usage are nobody else's business.
+process.umask(0o077);
 
 export {};
 
+type Stoppable = { close(): Promise<void> };
+let service: Stoppable | undefined;
+let stopSignal: string | undefined;
+
+function stop(signal: string): void {
+  if (stopSignal) {
+    if (!service) process.exit(1); // a second signal while starting: do not wait any longer
+    return;
+  }
+  stopSignal = signal;
+  if (!service) {
+    console.log(`\n${signal}: stopping once start-up ends`);
+    return;
+  }
+  console.log(`\n${signal}: stopping`);
+  service.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(`fxrates did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+
 async function main(): Promise<void> {
   const started = Date.now();
+  const { parseHost, parsePort } = await import('../local-server/serve-env');
+  const port = parsePort(process.env.PORT);
+  const host = parseHost(process.env.HOST);
   const { startLocalService } = await import('../local-server/service');
   const { loadRatesForLocal } = await import('../local-server/load-rates');
-  const { localDataDir, runningEndpoint } = await import('../local-server/local-store');
+  const { localDataDir } = await import('../local-server/local-store');
   const { DOCS_PATH, OPENAPI_PATH } = await import('../local-server/gateway');
 
   const dataDir = localDataDir();
-  const port = Number(process.env.PORT ?? 3000);
-  const host = process.env.HOST ?? '127.0.0.1';
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`PORT must be a port number, not '${process.env.PORT}'`);
-  const stale = runningEndpoint(dataDir);
-  if (stale) {
-    const alive = await fetch(stale, { method: 'POST', signal: AbortSignal.timeout(500) }).then(
-      () => true,
-      () => false,
-    );
-    if (alive) throw new Error(`another fxrates server is already using ${dataDir} (its store answers at ${stale})`);
-  }
   const live = process.env.FXRATES_OFFLINE !== 'true' && process.env.FXRATES_OFFLINE !== '1';
 
-  const service = await startLocalService({
+  const running = await startLocalService({
     dataDir,
     port,
     host,
+    onNotice: (message) => console.warn(`  note: ${message}`),
     ...(process.env.UPGRADE_CONTACT ? { upgradeContact: process.env.UPGRADE_CONTACT } : {}),
     // No mail leaves this machine: the code a customer would have been e-mailed is printed (and kept in a file).
     onVerificationCode: ({ email, code }) => console.log(`  verification code for ${email}: ${code}`),
@@ -69,43 +95,44 @@ async function main(): Promise<void> {
     },
   });
 
-  const keys = service.demoKeys;
-  console.log(`fxrates is listening on ${service.url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (service.dashboardUrl) {
-    console.log(`  dashboard: ${service.dashboardUrl} (sign up there; codes are printed here and written to`);
-    console.log(`             ${service.cognito?.codesFile ?? 'memory'})`);
+  service = running;
+  if (stopSignal) {
+    const signal = stopSignal;
+    stopSignal = undefined;
+    stop(signal);
+    return;
   }
-  console.log(`  docs:  ${new URL(DOCS_PATH, service.url)} (OpenAPI: ${new URL(OPENAPI_PATH, service.url)})`);
-  console.log(`  rates: ${service.ratesSource}`);
-  console.log(`  data:  ${dataDir} (embedded DynamoDB at ${service.dynamoEndpoint})`);
+  const keys = running.demoKeys;
+  console.log(`fxrates is listening on ${running.url} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (running.dashboardUrl) {
+    console.log(`  dashboard: ${running.dashboardUrl} (sign up there; codes are printed here and written to`);
+    console.log(`             ${running.cognito?.codesFile ?? 'memory'})`);
+  }
+  console.log(`  docs:  ${new URL(DOCS_PATH, running.url)} (OpenAPI: ${new URL(OPENAPI_PATH, running.url)})`);
+  console.log(`  rates: ${running.ratesSource}`);
+  console.log(`  data:  ${dataDir} (embedded DynamoDB at ${running.dynamoEndpoint})`);
   if (keys) {
     console.log('  demo keys (also in demo-keys.json in the data directory):');
     console.log(`    free      ${keys.free}`);
     console.log(`    pro       ${keys.pro}`);
     console.log(`    business  ${keys.business}`);
-    console.log(`\n  curl -H 'X-API-Key: ${keys.pro}' '${service.url}rates/latest?base=USD'\n`);
+    console.log(`\n  curl -H 'X-API-Key: ${keys.pro}' '${running.url}rates/latest?base=USD'\n`);
   }
   console.log('Press Ctrl-C to stop.');
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping`);
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
+  const { STARTUP_ERROR_NAMES, describeCause } = await import('../local-server/startup-errors');
+  const known = error instanceof Error && STARTUP_ERROR_NAMES.has(error.name);
   const message = error instanceof Error ? error.message : String(error);
-  console.error(`fxrates could not start: ${message}`);
+  // One or two lines: what is wrong, then (indented) what to do. An error nobody foresaw keeps its stack.
+  const [first, ...rest] = message.split('\n');
+  console.error(`fxrates could not start: ${first}`);
+  for (const line of rest) console.error(`  ${line}`);
+  if (!known) {
+    const cause = describeCause(error);
+    if (cause !== message) console.error(`  cause: ${cause}`);
+    if (error instanceof Error && error.stack) console.error(error.stack.split('\n').slice(1).join('\n'));
+  }
   process.exit(1);
 });

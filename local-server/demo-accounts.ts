@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashApiKey, isWellFormedApiKey } from '../lambdas/core/domain/api-key';
 import type { PlanId } from '../lambdas/core/domain/plans';
@@ -24,13 +24,17 @@ async function keyStillWorks(accounts: AccountsStore, plan: PlanId, key: string 
   return record !== undefined && !record.revokedAt && record.accountId === demoAccountId(plan);
 }
 
+/** The file in the data directory that holds the demo keys. */
+export const DEMO_KEYS_FILE = 'demo-keys.json';
+
 /**
- * One verified demo account per plan, with a working key each, written to `<data dir>/demo-keys.json`. A restart
- * reuses the keys on file; a key that no longer works (revoked, or the file was lost) is replaced, revoking the
- * old ones first so a Free account stays within its one key.
+ * One verified demo account per plan, with a working key each. A restart reuses the keys on file
+ * (`<data dir>/demo-keys.json`); a key that no longer works (revoked, or the file was lost) is replaced, revoking
+ * the old ones first so a Free account stays within its one key. The caller writes the keys with `writeDemoKeys`
+ * once the server answers, so the file never names keys of a server that did not start.
  */
 export async function ensureDemoAccounts(accounts: AccountsStore, dataDir: string | undefined): Promise<DemoKeys> {
-  const file = dataDir ? join(dataDir, 'demo-keys.json') : undefined;
+  const file = dataDir ? join(dataDir, DEMO_KEYS_FILE) : undefined;
   const known = readKeys(file);
   const keys = {} as DemoKeys;
   for (const plan of DEMO_PLANS) {
@@ -48,6 +52,12 @@ export async function ensureDemoAccounts(accounts: AccountsStore, dataDir: strin
     }
     keys[plan] = (await accounts.createKey(accountId, 'demo')).key;
   }
-  if (file) writeFileSync(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   return keys;
+}
+
+/** Writes the demo keys to `<data dir>/demo-keys.json` (0600), whole: written aside, then renamed into place. */
+export function writeDemoKeys(dataDir: string, keys: DemoKeys): void {
+  const file = join(dataDir, DEMO_KEYS_FILE);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
 }

@@ -1,23 +1,29 @@
 import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
+import type { StoreCheck } from './store-integrity';
+import { prepareStore } from './store-open';
 
 export interface RunningDynalite {
   endpoint: string;
   port: number;
   /** The emulator's request listener, for a client in this process to call without a socket. */
   listener: RequestListener;
+  /** What reading the store's files found (with `path`): what a crash left and LevelDB ignores, say. */
+  check?: StoreCheck;
   close(): Promise<void>;
 }
 
 /**
  * Starts the embedded DynamoDB emulator on a loopback port, so other processes (the admin CLI) can reach it.
- * With `path` the data persists in LevelDB files there; without it, in memory.
+ * With `path` the data persists in LevelDB files there; without it, in memory. A store whose files are damaged, or
+ * that LevelDB cannot open, is refused before dynalite sees it (StoreDamagedError, StoreOpenError: store-open.ts).
  */
 export async function startDynalite(
   options: { path?: string; port?: number; host?: string } = {},
 ): Promise<RunningDynalite> {
   const host = options.host ?? '127.0.0.1';
+  const check = options.path ? await prepareStore(options.path) : undefined;
   const server = dynalite({
     createTableMs: 0,
     deleteTableMs: 0,
@@ -36,6 +42,7 @@ export async function startDynalite(
     endpoint: `http://${host}:${port}`,
     port,
     listener: server.listeners('request')[0] as RequestListener,
+    ...(check ? { check } : {}),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -11,6 +11,8 @@ export interface EmbeddedStore {
   /** An SDK request handler that answers through the emulator's request listener, without a socket. */
   transport: LocalRequestHandler;
   requests(reset?: boolean): StoreRequestCounts;
+  /** Notes from reading the store's files before opening them (see store-integrity.ts); none in memory. */
+  notes: string[];
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function openEmbeddedStore(options: { path?: string } = {}): Promis
     endpoint: dynalite.endpoint,
     port: dynalite.port,
     transport: new CountingTransport(),
+    notes: dynalite.check?.notes ?? [],
     requests: (reset = false) => {
       const answered = counts;
       if (reset) counts = {};

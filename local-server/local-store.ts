@@ -1,5 +1,4 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod/mini';
@@ -8,6 +7,9 @@ import { createTable } from '../lambdas/core/store/create-tables';
 import type { TableDefinition } from '../lambdas/core/store/tables';
 import { DATA_DIR_ENV, DEFAULT_DATA_DIR } from './data-dir';
 import { type RunningDynalite, startDynalite } from './dynalite-server';
+import { isProcessAlive } from './running-servers';
+import { StoreOpenError } from './startup-errors';
+import { tryOpenStore } from './store-open';
 
 /** Files the local server keeps in its data directory. */
 export const ENDPOINT_FILE = 'dynamodb-endpoint.json';
@@ -18,15 +20,26 @@ export function localTableNames(): { rates: string; accounts: string } {
   return { rates: 'fxrates-rates', accounts: 'fxrates-accounts' };
 }
 
+/** FXRATES_DATA_DIR, or `.data` when it is unset or empty (an empty one must not mean the current directory). */
 export function localDataDir(): string {
-  return resolve(process.env[DATA_DIR_ENV] ?? DEFAULT_DATA_DIR);
+  return resolve(process.env[DATA_DIR_ENV] || DEFAULT_DATA_DIR);
 }
 
-const EndpointFileSchema = z.object({ endpoint: z.url({ protocol: /^https?$/ }) });
+const EndpointFileSchema = z.object({
+  endpoint: z.url({ protocol: /^https?$/ }),
+  /** The server process that wrote it (absent in files of older versions). */
+  pid: z.optional(z.number()),
+});
+
+/** What the local server writes to its endpoint file. */
+export function endpointFileText(endpoint: string, pid = process.pid): string {
+  return `${JSON.stringify({ endpoint, pid })}\n`;
+}
 
 /**
  * The endpoint a running local server advertises for other processes (the admin CLI, backfill); undefined when
- * the file is absent or not what the server writes.
+ * the file is absent, not what the server writes, or left by a process that has ended (`kill -9`). The data
+ * directory's lock (running-servers.ts) is what says whether a server holds the directory.
  */
 export function readEndpointFile(dataDir: string): string | undefined {
   let text: string;
@@ -37,7 +50,9 @@ export function readEndpointFile(dataDir: string): string | undefined {
   }
   try {
     const parsed = EndpointFileSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.endpoint : undefined;
+    if (!parsed.success) return undefined;
+    const { endpoint, pid } = parsed.data;
+    return pid === undefined || pid === process.pid || isProcessAlive(pid) ? endpoint : undefined;
   } catch {
     return undefined;
   }
@@ -56,26 +71,18 @@ export async function endpointAnswers(endpoint: string, timeoutMs: number): Prom
   }
 }
 
-interface LevelDatabase {
-  open(): Promise<void>;
-  close(): Promise<void>;
-}
-
 /**
  * LevelDB admits one process at a time, and dynalite crashes its host on a held lock instead of reporting it,
  * so the lock is tried first with dynalite's own LevelDB binding and released again before dynalite opens it.
+ * Any other failure to open is a StoreOpenError naming the path and the cause.
  */
 export async function storeIsLocked(path: string): Promise<boolean> {
-  const requireFromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));
-  const { Level } = requireFromDynalite('level') as { Level: new (path: string) => LevelDatabase };
-  const db = new Level(path);
   try {
-    await db.open();
+    await tryOpenStore(path);
   } catch (error) {
-    if ((error as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED') return true;
+    if (error instanceof StoreOpenError && error.code === 'LEVEL_LOCKED') return true;
     throw error;
   }
-  await db.close();
   return false;
 }
 

@@ -11,20 +11,37 @@ interface RpcCall {
   payload: unknown;
 }
 
+/** An error as it crosses the boundary: its name, message, code and causes (stacks stay in their thread). */
+interface ErrorShape {
+  name: string;
+  message: string;
+  code?: string;
+  cause?: ErrorShape;
+}
+
 interface RpcReply {
   id: number;
   result?: unknown;
-  error?: { name: string; message: string };
+  error?: ErrorShape;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each method declares its own payload type
 export type RpcMethods = Record<string, (payload: any) => unknown>;
 
-/** An error thrown on the other side of a channel, with its name and message (stacks stay in their thread). */
+/**
+ * An error thrown on the other side of a channel, with its name, message, code and chain of causes (stacks stay in
+ * their thread), so that a caller can word it as it would an error of its own thread.
+ */
 export class RemoteCallError extends Error {
-  constructor(name: string, message: string) {
-    super(message);
+  readonly code: string | undefined;
+  constructor(name: string, message: string, code?: string, cause?: Error) {
+    super(message, cause ? { cause } : undefined);
     this.name = name;
+    this.code = code;
+  }
+
+  static of(shape: ErrorShape): RemoteCallError {
+    return new RemoteCallError(shape.name, shape.message, shape.code, shape.cause && RemoteCallError.of(shape.cause));
   }
 }
 
@@ -66,20 +83,31 @@ export class RpcClient {
     const waiting = this.pending.get(reply.id);
     if (!waiting) return;
     this.pending.delete(reply.id);
-    if (reply.error) waiting.reject(new RemoteCallError(reply.error.name, reply.error.message));
+    if (reply.error) waiting.reject(RemoteCallError.of(reply.error));
     else waiting.resolve(reply.result);
   }
 }
 
-function errorReply(id: number, error: unknown): RpcReply {
+function errorShape(error: unknown, depth = 0): ErrorShape {
   // Duck-typed, not `instanceof Error`: a DOMException (DataCloneError) or an error from another realm is one too.
-  const { name, message } = (typeof error === 'object' && error !== null ? error : {}) as {
+  const { name, message, code, cause } = (typeof error === 'object' && error !== null ? error : {}) as {
     name?: unknown;
     message?: unknown;
+    code?: unknown;
+    cause?: unknown;
   };
-  return typeof name === 'string' && typeof message === 'string'
-    ? { id, error: { name, message } }
-    : { id, error: { name: 'Error', message: String(error) } };
+  if (typeof name !== 'string' || typeof message !== 'string') return { name: 'Error', message: String(error) };
+  return {
+    name,
+    message,
+    ...(typeof code === 'string' ? { code } : {}),
+    // LevelDB's "Database failed to open" says why only in its causes; a few levels are plenty.
+    ...(cause !== undefined && cause !== null && depth < 5 ? { cause: errorShape(cause, depth + 1) } : {}),
+  };
+}
+
+function errorReply(id: number, error: unknown): RpcReply {
+  return { id, error: errorShape(error) };
 }
 
 /**

@@ -1,17 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { contactLink, type DashboardDeps, KEY_CREATION_LIMIT } from '../lambdas/core/dashboard/deps';
 import type { DashboardEndpointModule } from '../lambdas/core/dashboard/endpoint';
 import { type Clock, systemClock } from '../lambdas/core/domain/dates';
+import { ApiError } from '../lambdas/core/domain/errors';
 import type { EndpointDeps } from '../lambdas/core/endpoints/deps';
 import type { EndpointModule } from '../lambdas/core/endpoints/endpoint';
 import { apiHandler } from '../lambdas/core/http/api-handler';
 import { dashboardHandler } from '../lambdas/core/http/dashboard-handler';
 import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES, type DashboardRouteId } from '../lambdas/core/http/dashboard-routes';
+import { errorResponse } from '../lambdas/core/http/responses';
 import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
 import { logger } from '../lambdas/core/observability';
 import { RateReader } from '../lambdas/core/service/rate-reader';
@@ -22,15 +25,24 @@ import { RatesStore } from '../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import { UsageStore } from '../lambdas/core/store/usage-store';
 import { dashboardModule, endpointModule, PROJECT_ROOT } from '../lib/bundling';
-import { type CognitoEmulator, startCognitoEmulator, type VerificationCode } from './cognito-emulator';
+import { COGNITO_DIR, type CognitoEmulator, startCognitoEmulator, type VerificationCode } from './cognito-emulator';
 import { createTokenVerifier, tokenOfHeader } from './cognito-tokens';
 import { dashboardFiles, withConfig } from './dashboard-site';
-import { type DemoKeys, ensureDemoAccounts } from './demo-accounts';
+import { DEMO_KEYS_FILE, type DemoKeys, ensureDemoAccounts, writeDemoKeys } from './demo-accounts';
 import { openEmbeddedStore, type StoreRequestCounts } from './embedded-store';
-import { createLocalGateway, type ProxyHandler, type StaticPage } from './gateway';
+import {
+  attachLocalGateway,
+  createLocalGateway,
+  MAX_REQUEST_HEADERS,
+  type ProxyHandler,
+  type StaticPage,
+} from './gateway';
 import type { LocalRequestHandler } from './in-process-transport';
 import { createLocalAuthorizer } from './local-authorizer';
-import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, localTableNames, storeIsLocked } from './local-store';
+import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, endpointFileText, localTableNames } from './local-store';
+import { makePrivateDir, tightenedNotice, tightenPermissions } from './private-dir';
+import { acquireDataDir, DataDirInUseError, type HeldDataDir, LOCK_FILE, runningServers } from './running-servers';
+import { DataDirError, listenError, urlHost } from './startup-errors';
 import type { StoreThreadAddress } from './store-thread';
 import { ThreadTransport } from './thread-transport';
 import { startStoreThread } from './threads';
@@ -61,6 +73,8 @@ export interface LocalServiceOptions {
   upgradeContact?: string;
   /** Told each verification code the Cognito emulator would have e-mailed. */
   onVerificationCode?: (code: VerificationCode) => void;
+  /** Told what start-up changed or found that the user should know (permissions tightened, an unfinished write). */
+  onNotice?: (message: string) => void;
 }
 
 export interface LocalService {
@@ -111,6 +125,34 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/** What the local server keeps in its data directory (and the temporary files it writes them through). */
+const OWN_ENTRIES = [EMBEDDED_STORE_DIR, COGNITO_DIR, DEMO_KEYS_FILE, ENDPOINT_FILE, LOCK_FILE];
+const isOwnEntry = (name: string) => OWN_ENTRIES.some((own) => name === own || name.startsWith(`${own}.`));
+
+/** Names the fxrates server known to listen on `port`, for the port-in-use message. */
+function fxratesServerOn(port: number): string | undefined {
+  const server = runningServers().find((running) => {
+    try {
+      return running.apiUrl !== undefined && Number(new URL(running.apiUrl).port) === port;
+    } catch {
+      return false;
+    }
+  });
+  return server && `by the fxrates server of process ${server.pid}, data directory ${server.dataDir}`;
+}
+
+/** The answer to a request that arrives while the server is still starting: 503 in the API's envelope. */
+function startingUp(res: ServerResponse): void {
+  const reply = errorResponse(new ApiError('service-unavailable', 'The server is starting; retry in a moment.'));
+  res.writeHead(reply.statusCode, {
+    ...reply.headers,
+    'Retry-After': '1',
+    'X-Request-Id': randomUUID(),
+    'Content-Length': Buffer.byteLength(reply.body),
+  });
+  res.end(reply.body);
+}
+
 /**
  * How the local server spreads over threads: `store-thread` (the default) runs the embedded store on a worker and
  * everything else on this thread; `single` runs everything on this thread. On a 2-core machine under autocannon
@@ -124,6 +166,8 @@ export const DEFAULT_LAYOUT: LocalLayout = 'store-thread';
 interface OpenedStore {
   endpoint: string;
   transport: LocalRequestHandler;
+  /** What reading the store's files found that LevelDB ignores (see store-integrity.ts). */
+  notes: string[];
   requests(reset: boolean): Promise<StoreRequestCounts>;
   close(): Promise<void>;
 }
@@ -140,9 +184,9 @@ async function openStore(onThread: boolean, path: string | undefined): Promise<O
     await thread.stop();
   };
   try {
-    const { endpoint } = await thread.rpc.call<StoreThreadAddress>('start', path ? { path } : {});
+    const { endpoint, notes } = await thread.rpc.call<StoreThreadAddress>('start', path ? { path } : {});
     const transport = new ThreadTransport(thread.rpc);
-    return { endpoint, transport, requests: (reset) => thread.rpc.call('requests', reset), close };
+    return { endpoint, transport, notes, requests: (reset) => thread.rpc.call('requests', reset), close };
   } catch (error) {
     await close();
     throw error;
@@ -153,28 +197,79 @@ async function openStore(onThread: boolean, path: string | undefined): Promise<O
  * The whole service on one machine: the local gateway with the endpoint handlers, the REQUEST authorizer, and the
  * embedded DynamoDB-compatible store (also on a loopback port, so the admin CLI can reach it while this runs), on
  * the threads `layout` names.
+ *
+ * With a data directory, start-up goes in this order, so that each way it can fail does so before anything is
+ * changed that a later step would need: the directory is made (0700) and locked for this process (a second server
+ * is refused, naming the holder), its permissions tightened; the HTTP port is bound (a port in use fails here,
+ * before any data is read); the store's files are checked and opened (damage or an unreadable store is refused
+ * before LevelDB writes anything); then tables, rates, demo accounts and the dashboard. Requests that reach the
+ * port before that ends get 503 service-unavailable with Retry-After: 1. The demo keys file is written last, once
+ * the server answers requests.
  */
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const clock = options.clock ?? systemClock;
   const host = options.host ?? '127.0.0.1';
   const layout = options.layout ?? DEFAULT_LAYOUT;
+  const notice = options.onNotice ?? (() => undefined);
+  const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   let server: Server | undefined;
   let store: OpenedStore | undefined;
   let cognito: CognitoEmulator | undefined;
-  const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
+  let held: HeldDataDir | undefined;
+  const endpointFile = dataDir ? join(dataDir, ENDPOINT_FILE) : undefined;
+  let wroteEndpointFile = false;
   try {
     let path: string | undefined;
-    if (options.dataDir) {
-      mkdirSync(options.dataDir, { recursive: true });
-      path = join(options.dataDir, EMBEDDED_STORE_DIR);
-      if (await storeIsLocked(path)) throw new Error(`the local store in ${path} is held by another process`);
+    if (dataDir) {
+      try {
+        makePrivateDir(dataDir);
+      } catch (error) {
+        throw new DataDirError(dataDir, error);
+      }
+      try {
+        held = acquireDataDir(dataDir);
+      } catch (error) {
+        if (error instanceof DataDirInUseError) throw error;
+        throw new DataDirError(dataDir, error);
+      }
+      const tightened = tightenedNotice(dataDir, tightenPermissions(dataDir, isOwnEntry));
+      if (tightened) notice(tightened);
+      path = join(dataDir, EMBEDDED_STORE_DIR);
     }
+
+    // The port first: one in use is reported before any data is read. Until the service is ready, the server
+    // answers 503 (and lets Node answer what its parser refuses); then the gateway takes the server over.
+    const http = createServer();
+    server = http;
+    http.maxHeadersCount = MAX_REQUEST_HEADERS + 1;
+    const whileStarting = (_req: IncomingMessage, res: ServerResponse) => startingUp(res);
+    const clientErrorWhileStarting = (_error: NodeJS.ErrnoException, socket: Duplex) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else socket.destroy();
+    };
+    http.on('request', whileStarting);
+    http.on('clientError', clientErrorWhileStarting);
+    http.keepAliveTimeout = 5_000;
+    const port = options.port ?? 3000;
+    let bound: number;
+    try {
+      bound = await listen(http, port, host);
+    } catch (error) {
+      throw listenError(error, port, host, fxratesServerOn(port));
+    }
+    const origin = `http://${urlHost(host)}:${bound}`;
+
     store = await openStore(layout === 'store-thread', path);
+    for (const note of store.notes) {
+      notice(`The local store was not closed cleanly: ${note}; LevelDB skips that record, which was never whole.`);
+    }
     if (endpointFile) {
       // Written whole, then renamed: a reader never sees half a file.
-      writeFileSync(`${endpointFile}.tmp`, `${JSON.stringify({ endpoint: store.endpoint })}\n`);
+      writeFileSync(`${endpointFile}.tmp`, endpointFileText(store.endpoint), { mode: 0o600 });
       renameSync(`${endpointFile}.tmp`, endpointFile);
+      wroteEndpointFile = true;
     }
+    held?.update({ storeEndpoint: store.endpoint });
     const client = createDocumentClient(store.endpoint, store.transport);
     const names = localTableNames();
     await createTable(client, RATES_TABLE, names.rates);
@@ -185,7 +280,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       ? await options.loadRates({ store: ratesStore, client, tableName: names.rates })
       : 'not loaded';
     const accounts = new AccountsStore(client, names.accounts, { clock, randomBytes: (n) => randomBytes(n) });
-    const demoKeys = options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, options.dataDir);
+    const demoKeys = options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, dataDir);
 
     const deps: EndpointDeps = { reader: new RateReader(ratesStore, clock), clock };
     const handlers = Object.fromEntries(
@@ -212,7 +307,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
      */
     const startDashboard = async () => {
       cognito = await startCognitoEmulator({
-        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        ...(dataDir ? { dataDir } : {}),
         host,
         clock,
         ...(options.onVerificationCode ? { onCode: options.onVerificationCode } : {}),
@@ -264,7 +359,6 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
         },
       };
     };
-    const port = options.port ?? 3000;
     const dashboard = options.dashboard === false ? undefined : await startDashboard();
     const gateway = createLocalGateway({
       handlers,
@@ -272,20 +366,20 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       authorizer: (event) => authorizer.authorize(event),
       onError: (error, requestId) => logger.error('local gateway error', { requestId, error: error as Error }),
     });
-    server = createServer((req, res) => {
-      void gateway.listener(req, res);
-    });
-    server.on('clientError', gateway.clientError);
-    server.keepAliveTimeout = 5_000;
-    const bound = await listen(server, port, host);
-    if (dashboard) dashboard.setOrigin(`http://${host}:${bound}`);
-    const running = server;
+    if (dashboard) dashboard.setOrigin(origin);
+    http.off('request', whileStarting);
+    http.off('clientError', clientErrorWhileStarting);
+    attachLocalGateway(http, gateway);
+    held?.update({ apiUrl: `${origin}/v1/` });
+    if (dataDir && demoKeys) writeDemoKeys(dataDir, demoKeys);
+    const running = http;
     const opened = store;
     const emulator = cognito;
+    const holding = held;
     return {
-      url: `http://${host}:${bound}/v1/`,
+      url: `${origin}/v1/`,
       port: bound,
-      ...(emulator ? { dashboardUrl: `http://${host}:${bound}/`, cognito: emulator } : {}),
+      ...(emulator ? { dashboardUrl: `${origin}/`, cognito: emulator } : {}),
       dynamoEndpoint: store.endpoint,
       client,
       storeRequests: (reset = false) => opened.requests(reset),
@@ -302,13 +396,16 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
         if (endpointFile) rmSync(endpointFile, { force: true });
         await emulator?.close();
         await opened.close();
+        holding?.release();
       },
     };
   } catch (error) {
     server?.close();
+    server?.closeAllConnections();
     await cognito?.close().catch(() => undefined);
-    if (endpointFile) rmSync(endpointFile, { force: true });
-    await store?.close();
+    if (endpointFile && wroteEndpointFile) rmSync(endpointFile, { force: true });
+    await store?.close().catch(() => undefined);
+    held?.release();
     throw error;
   }
 }

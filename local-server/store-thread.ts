@@ -10,6 +10,8 @@ export type { StoreRequestCounts };
 export interface StoreThreadAddress {
   endpoint: string;
   port: number;
+  /** Notes from reading the store's files before opening them (see store-integrity.ts). */
+  notes: string[];
 }
 
 export interface StoreThreadOptions {
@@ -27,7 +29,7 @@ function storeThreadMethods(): RpcMethods {
     start: async (options: StoreThreadOptions): Promise<StoreThreadAddress> => {
       if (store) throw new Error('the store thread is already started');
       store = await openEmbeddedStore(options.path ? { path: options.path } : {});
-      return { endpoint: store.endpoint, port: store.port };
+      return { endpoint: store.endpoint, port: store.port, notes: store.notes };
     },
     [DYNAMODB_METHOD]: async (request: TransportRequest) => {
       if (!store) throw new Error('the store thread is not started');

@@ -41,6 +41,19 @@ describe('calls between threads over a message port', () => {
     expect(failure).toMatchObject({ name: 'StoreFullError', message: 'the store is full' });
   });
 
+  it("carries the error's code and its chain of causes, so a message can name the cause found on the other side", async () => {
+    const rpc = connect({
+      open: () => {
+        const cause = Object.assign(new Error('IO error: /d/LOCK: Permission denied'), { code: 'LEVEL_IO_ERROR' });
+        throw Object.assign(new Error('Database failed to open', { cause }), { code: 'LEVEL_DATABASE_NOT_OPEN' });
+      },
+    });
+    const failure = (await rpc.call('open').catch((error: unknown) => error)) as RemoteCallError;
+    expect(failure).toMatchObject({ message: 'Database failed to open', code: 'LEVEL_DATABASE_NOT_OPEN' });
+    expect(failure.cause).toBeInstanceOf(RemoteCallError);
+    expect(failure.cause).toMatchObject({ message: 'IO error: /d/LOCK: Permission denied', code: 'LEVEL_IO_ERROR' });
+  });
+
   it('rejects a call to a method the other side does not serve, and keeps serving the others', async () => {
     const rpc = connect({ ping: () => 'pong' });
     await expect(rpc.call('missing')).rejects.toThrow("no method 'missing' on this thread");

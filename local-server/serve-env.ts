@@ -1,0 +1,43 @@
+/** `npm start`'s settings from its environment, checked before anything starts. */
+import { isIP } from 'node:net';
+import { StartupError } from './startup-errors';
+
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** A value as a message shows it: control and non-ASCII characters escaped, at most 40 characters. */
+function shown(value: string): string {
+  const escaped = JSON.stringify(value).slice(1, -1).replaceAll("'", "\\'");
+  return escaped.length > 40 ? `${escaped.slice(0, 40)}…` : escaped;
+}
+
+/**
+ * PORT: unset or empty means 3000 (an empty PORT must not bind a random port); otherwise a whole number from 0 to
+ * 65535 in decimal digits (0 lets the system pick a free port). Anything else ("abc", "3000x", "-1", "70000", "1e3")
+ * is refused.
+ */
+export function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_PORT;
+  const port = /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(port) || port > 65535) {
+    throw new StartupError(`PORT must be a port number from 0 to 65535, not '${shown(value)}'.`);
+  }
+  return port;
+}
+
+/** A host name as DNS allows it: labels of letters, digits and hyphens, neither starting nor ending with a hyphen. */
+const HOST_NAME =
+  /^(?=.{1,253}\.?$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+/**
+ * HOST: unset or empty means 127.0.0.1; otherwise an IP address or a host name. Whether it is an address of this
+ * machine is known only when the server tries to listen there (startup-errors.ts words that failure).
+ */
+export function parseHost(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') return DEFAULT_HOST;
+  const host = value.trim();
+  if (isIP(host) === 0 && !HOST_NAME.test(host)) {
+    throw new StartupError(`HOST must be an IP address or a host name of this machine, not '${shown(value)}'.`);
+  }
+  return host;
+}
