@@ -20,13 +20,27 @@ export type AdminCommand =
   | { kind: 'account-set-plan'; accountId: string; plan: PlanId }
   | { kind: 'key-create'; accountId: string; name?: string }
   | { kind: 'key-list'; accountId: string }
-  | { kind: 'key-revoke'; keyId: string };
+  | { kind: 'key-revoke'; keyId: string }
+  /** `file` is a path resolved against the working directory, or `-` for stdout. */
+  | { kind: 'backup'; file: string }
+  /** `file` is a path resolved against the working directory, or `-` for stdin. */
+  | { kind: 'restore'; file: string; replace: boolean };
 
-export type StoreTarget = { kind: 'aws'; tableName: string; region: string } | { kind: 'local'; dataDir: string };
+/**
+ * A local target is the running server of the data directory, found through its lock or endpoint file; with
+ * `stopped` the store's files are opened directly instead, which only works while no server runs there.
+ */
+export type StoreTarget =
+  | { kind: 'aws'; tableName: string; region: string }
+  | { kind: 'local'; dataDir: string; stopped: boolean };
 
 export type Invocation = { kind: 'help' } | { kind: 'run'; command: AdminCommand; json: boolean; target: StoreTarget };
 
+/** The option that opens a stopped store directly. */
+export const STOPPED_OPTION = '--stopped';
+
 export const USAGE = `Usage: npm run --silent admin -- <noun> <verb> [arguments] [options]
+       npm run --silent admin -- backup|restore FILE [options]
 
 Accounts
   account create --plan free|pro|business [--email E] [--monthly-limit N] [--per-minute N]
@@ -38,24 +52,34 @@ Accounts
   account resume ID
   account verify ID
   account set-plan ID free|pro|business
+                                       refused while the account holds more active keys than the plan allows
 
 Keys
   key create --account ID [--name N]   the key is printed this once and never again
   key list --account ID                every key of the account, revoked ones included
   key revoke KEY_ID                    revoking a revoked key changes nothing and succeeds
 
+Backup
+  backup FILE                          every account, key (its hash, never the key) and usage item, read
+                                       consistently, into FILE (mode 600; - for stdout)
+  restore FILE [--replace]             checks FILE whole, then writes its items and recounts each account's
+                                       active keys; refused when the store holds any account or key unless
+                                       --replace (items with the same keys are overwritten); - reads stdin
+
 Options
   --json                  print exactly one JSON object on stdout and nothing else
   --data-dir DIR          local data directory (default: $FXRATES_DATA_DIR, else .data)
+  --stopped               open the data directory's store directly, while no server runs there
   --accounts-table NAME   use this DynamoDB table on AWS (or $ACCOUNTS_TABLE_NAME)
   --region R              AWS region of that table (or $AWS_REGION)
   -h, --help              print this help
 
 Store
-  By default the local store of the data directory: the running local server's DynamoDB endpoint
-  (<data dir>/dynamodb-endpoint.json) when it answers, else the store's files opened directly, which
-  only works while no server holds them. With --accounts-table: that table on AWS, with the default
-  credential chain.
+  By default the store of the fxrates server running with the data directory, found through the
+  directory's server.lock (or dynamodb-endpoint.json); when none runs there the CLI names the servers
+  that do run and exits 3. With --stopped: the directory's store files, opened directly; refused while a
+  server runs there, and refused when the directory holds no store (except for restore, which creates
+  it). With --accounts-table: that table on AWS, with the default credential chain.
 
 Limits
   --monthly-limit and --per-minute are positive integers. --overflow-percent is an integer from 0 to 100
@@ -63,8 +87,9 @@ Limits
   verified unless --unverified is given; keys are only created for verified, active accounts.
 
 Exit status and errors
-  0 done; 1 refused (unknown account or key, plan's key limit reached, account unverified or
-  suspended); 2 bad arguments; 3 store unreachable or unexpected failure. The reason is one line on
+  0 done; 1 refused (unknown account or key, plan's key limit reached, too many active keys for the
+  new plan, account unverified or suspended, damaged backup, restore into a store that is not empty);
+  2 bad arguments; 3 no server runs with the data directory, store unreachable, or unexpected failure. The reason is one line on
   stderr; with --json stdout also carries {"error": "<reason>", "code": "<code>"}.
 `;
 
@@ -73,6 +98,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'data-dir': { type: 'string' },
+  stopped: { type: 'boolean' },
   'accounts-table': { type: 'string' },
   region: { type: 'string' },
   plan: { type: 'string' },
@@ -84,11 +110,12 @@ const OPTIONS = {
   unverified: { type: 'boolean' },
   account: { type: 'string' },
   name: { type: 'string' },
+  replace: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 type OptionName = keyof typeof OPTIONS;
 
-const GLOBAL_OPTIONS: readonly OptionName[] = ['json', 'help', 'data-dir', 'accounts-table', 'region'];
+const GLOBAL_OPTIONS: readonly OptionName[] = ['json', 'help', 'data-dir', 'stopped', 'accounts-table', 'region'];
 
 interface CommandSpec {
   positionals: readonly string[];
@@ -109,7 +136,12 @@ const COMMANDS: Record<string, CommandSpec> = {
   'key create': { positionals: [], options: ['account', 'name'] },
   'key list': { positionals: [], options: ['account'] },
   'key revoke': { positionals: ['KEY_ID'], options: [] },
+  backup: { positionals: ['FILE'], options: [] },
+  restore: { positionals: ['FILE'], options: ['replace'] },
 };
+
+/** Commands of one word; the others are a noun and a verb. */
+const SINGLE_WORD_COMMANDS = new Set(['backup', 'restore']);
 
 function isOptionName(name: string): name is OptionName {
   return Object.hasOwn(OPTIONS, name);
@@ -217,7 +249,12 @@ function parseOverrides(tokens: Tokens): LimitOverrides {
   return overrides;
 }
 
-function buildCommand(name: string, tokens: Tokens, args: readonly string[]): AdminCommand {
+/** `-` stays itself (stdin or stdout); anything else is a path made absolute, so messages name it whole. */
+function fileArgument(raw: string, cwd: string): string {
+  return raw === '-' ? raw : resolve(cwd, raw);
+}
+
+function buildCommand(name: string, tokens: Tokens, args: readonly string[], cwd: string): AdminCommand {
   switch (name) {
     case 'account create': {
       const input: CreateAccountInput = {
@@ -249,6 +286,10 @@ function buildCommand(name: string, tokens: Tokens, args: readonly string[]): Ad
     }
     case 'key list':
       return { kind: 'key-list', accountId: requiredOption(tokens, 'account', name) };
+    case 'backup':
+      return { kind: 'backup', file: fileArgument(args[0] as string, cwd) };
+    case 'restore':
+      return { kind: 'restore', file: fileArgument(args[0] as string, cwd), replace: tokens.options.has('replace') };
     default:
       return { kind: 'key-revoke', keyId: args[0] as string };
   }
@@ -258,13 +299,14 @@ function resolveTarget(tokens: Tokens, env: Readonly<Record<string, string | und
   const tableName = stringOption(tokens, 'accounts-table') || env.ACCOUNTS_TABLE_NAME || undefined;
   if (tableName !== undefined) {
     if (tokens.options.has('data-dir')) throw new UsageError('--data-dir does not apply to a table on AWS');
+    if (tokens.options.has('stopped')) throw new UsageError(`${STOPPED_OPTION} does not apply to a table on AWS`);
     const region = stringOption(tokens, 'region') || env.AWS_REGION || undefined;
     if (region === undefined) throw new UsageError('a table on AWS needs --region (or AWS_REGION)');
     return { kind: 'aws', tableName, region };
   }
   if (tokens.options.has('region')) throw new UsageError('--region only applies together with --accounts-table');
   const dataDir = stringOption(tokens, 'data-dir') || env[DATA_DIR_ENV] || DEFAULT_DATA_DIR;
-  return { kind: 'local', dataDir: resolve(cwd, dataDir) };
+  return { kind: 'local', dataDir: resolve(cwd, dataDir), stopped: tokens.options.has('stopped') };
 }
 
 /** Turns the command line into what to do and where; throws UsageError with a one-line reason. */
@@ -275,11 +317,22 @@ export function parseInvocation(
 ): Invocation {
   const tokens = tokenize(argv);
   if (tokens.options.has('help')) return { kind: 'help' };
-  const [noun, verb, ...args] = tokens.positionals;
+  const [noun, ...rest] = tokens.positionals;
   if (noun === undefined) throw new UsageError('no command given');
-  if (noun !== 'account' && noun !== 'key') throw new UsageError(`unknown command '${noun}'; use account or key`);
-  if (verb === undefined) throw new UsageError(`${noun} needs a verb`);
-  const name = `${noun} ${verb}`;
+  let name: string;
+  let args: string[];
+  if (SINGLE_WORD_COMMANDS.has(noun)) {
+    name = noun;
+    args = rest;
+  } else {
+    if (noun !== 'account' && noun !== 'key') {
+      throw new UsageError(`unknown command '${noun}'; use account, key, backup or restore`);
+    }
+    const [verb, ...after] = rest;
+    if (verb === undefined) throw new UsageError(`${noun} needs a verb`);
+    name = `${noun} ${verb}`;
+    args = after;
+  }
   const spec = COMMANDS[name];
   if (!spec) throw new UsageError(`unknown command '${name}'`);
   for (const option of tokens.options.keys()) {
@@ -296,10 +349,10 @@ export function parseInvocation(
   for (const [i, arg] of args.entries()) {
     if (arg === '') throw new UsageError(`${spec.positionals[i]} must not be empty`);
   }
-  return {
-    kind: 'run',
-    command: buildCommand(name, tokens, args),
-    json: tokens.options.has('json'),
-    target: resolveTarget(tokens, env, cwd),
-  };
+  const command = buildCommand(name, tokens, args, cwd);
+  const json = tokens.options.has('json');
+  if (command.kind === 'backup' && command.file === '-' && json) {
+    throw new UsageError('backup - writes the backup itself to stdout; --json does not apply');
+  }
+  return { kind: 'run', command, json, target: resolveTarget(tokens, env, cwd) };
 }

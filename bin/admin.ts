@@ -1,5 +1,6 @@
 /**
- * `npm run --silent admin -- <noun> <verb>`: manages accounts and API keys in the local store or on AWS.
+ * `npm run --silent admin -- <noun> <verb>`: manages accounts and API keys in the local store or on AWS, and
+ * `backup` / `restore` copy the accounts table to a file and back.
  * The SDK is loaded only after its node-version warning is switched off, so `--json` output stays one object.
  */
 import process from 'node:process';
@@ -13,6 +14,11 @@ async function main(): Promise<void> {
     stderr: (text) => process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
   });
 }
 

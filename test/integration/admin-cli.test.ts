@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../admin-cli/target';
 import { hashApiKey, isWellFormedApiKey } from '../../lambdas/core/domain/api-key';
 import { PLANS } from '../../lambdas/core/domain/plans';
+import { listAccounts } from '../../lambdas/core/store/accounts-listing';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
@@ -204,7 +205,7 @@ describe('admin CLI against the running local server', () => {
       admin('key', 'create', '--account', String(suspended)),
       admin('key', 'revoke', 'key_nothing'),
     ]);
-    refused(second, 1, 'key-limit-reached', /Free plan allows/);
+    refused(second, 1, 'key-limit-reached', /has 1 active key; the Free plan allows 1\. Revoke it/);
     refused(notVerified, 1, 'account-not-verified', /is not verified/);
     refused(notActive, 1, 'account-suspended', /is suspended/);
     refused(unknownKey, 1, 'unknown-key', /Key 'key_nothing' does not exist/);
@@ -403,13 +404,27 @@ describe('admin CLI without a running local server', () => {
     dirs.push(dir);
     return dir;
   };
+  /** A store as a server leaves it when it stops: its files in the data directory, nobody holding them. */
+  const stoppedStore = async (dataDir: string) => {
+    const store = await startDynalite({ path: join(dataDir, 'dynalite') });
+    await createTable(createDocumentClient(store.endpoint), ACCOUNTS_TABLE, LOCAL_ACCOUNTS_TABLE_NAME);
+    await store.close();
+  };
 
-  it('opens the data directory itself when no endpoint file exists, and the data persists there', async () => {
+  it('opens the stopped store with --stopped, and the data persists there', async () => {
     const dataDir = freshDir();
+    await stoppedStore(dataDir);
     const env = { FXRATES_DATA_DIR: dataDir };
-    const accountId = String(ok(await cli(['account', 'create', '--plan', 'free', '--json'], env)).account_id);
-    const created = ok(await cli(['key', 'create', '--account', accountId, '--json'], env));
-    refused(await cli(['key', 'create', '--account', accountId, '--json'], env), 1, 'key-limit-reached', /Free/);
+    const accountId = String(
+      ok(await cli(['account', 'create', '--plan', 'free', '--stopped', '--json'], env)).account_id,
+    );
+    const created = ok(await cli(['key', 'create', '--account', accountId, '--stopped', '--json'], env));
+    refused(
+      await cli(['key', 'create', '--account', accountId, '--stopped', '--json'], env),
+      1,
+      'key-limit-reached',
+      new RegExp(`Account '${accountId}' has 1 active key; the Free plan allows 1\\. Revoke it`),
+    );
 
     const reopened = await startDynalite({ path: join(dataDir, 'dynalite') });
     try {
@@ -421,22 +436,56 @@ describe('admin CLI without a running local server', () => {
     }
   });
 
-  it('falls back to the data directory when the published endpoint no longer answers', async () => {
+  it('refuses without --stopped when no server runs there, even with the store present, and changes nothing', async () => {
+    const dataDir = freshDir();
+    await stoppedStore(dataDir);
+    refused(
+      await cli(['account', 'create', '--plan', 'free', '--json'], { FXRATES_DATA_DIR: dataDir }),
+      3,
+      'no-server',
+      new RegExp(
+        `No fxrates server is running with the data directory ${dataDir}\\. .*, or pass --stopped to use the store`,
+      ),
+    );
+    const reopened = await startDynalite({ path: join(dataDir, 'dynalite') });
+    try {
+      expect(await listAccounts(createDocumentClient(reopened.endpoint), LOCAL_ACCOUNTS_TABLE_NAME)).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('refuses --stopped on a directory that holds no store, and creates none', async () => {
+    const dataDir = join(freshDir(), 'not-yet');
+    refused(
+      await cli(['account', 'create', '--plan', 'free', '--stopped', '--json'], { FXRATES_DATA_DIR: dataDir }),
+      3,
+      'no-store',
+      /holds no fxrates store \(no dynalite in it\); nothing was created/,
+    );
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('does not take a published endpoint that no longer answers for a running server', async () => {
     const dataDir = freshDir();
     const gone = await startDynalite();
     await gone.close();
     writeFileSync(join(dataDir, ENDPOINT_FILE), JSON.stringify({ endpoint: gone.endpoint }));
-    const body = ok(await cli(['account', 'create', '--plan', 'business', '--json'], { FXRATES_DATA_DIR: dataDir }));
-    expect(body.account_id).toMatch(/^acc_/);
-    expect(existsSync(join(dataDir, 'dynalite'))).toBe(true);
+    refused(
+      await cli(['account', 'create', '--plan', 'business', '--json'], { FXRATES_DATA_DIR: dataDir }),
+      3,
+      'no-server',
+      /No fxrates server is running with the data directory/,
+    );
+    expect(existsSync(join(dataDir, 'dynalite'))).toBe(false);
   });
 
-  it('refuses with exit 3 when another process holds the data directory and published no endpoint', async () => {
+  it('refuses --stopped with exit 3 while another process holds the store, and uses it once it publishes an endpoint', async () => {
     const dataDir = freshDir();
     const holder = await startDynalite({ path: join(dataDir, 'dynalite') });
     try {
       refused(
-        await cli(['account', 'create', '--plan', 'pro', '--json'], { FXRATES_DATA_DIR: dataDir }),
+        await cli(['account', 'create', '--plan', 'pro', '--stopped', '--json'], { FXRATES_DATA_DIR: dataDir }),
         3,
         'store-unavailable',
         /held by another process/,
@@ -456,6 +505,32 @@ describe('admin CLI against a named table', () => {
     server = await startDynalite();
   });
   afterAll(() => server.close());
+
+  it('backs up one table on AWS and restores it into another, items and source recorded exactly', async () => {
+    const [from, to] = [0, 1].map(() => `accounts-${randomBytes(4).toString('hex')}`) as [string, string];
+    for (const table of [from, to]) await createTable(createDocumentClient(server.endpoint), ACCOUNTS_TABLE, table);
+    const dir = tempDir();
+    try {
+      const env = {
+        AWS_ENDPOINT_URL_DYNAMODB: server.endpoint,
+        AWS_ACCESS_KEY_ID: 'test',
+        AWS_SECRET_ACCESS_KEY: 'test',
+        AWS_REGION: 'eu-west-1',
+      };
+      const on = (table: string, ...args: string[]) => cli([...args, '--accounts-table', table, '--json'], env);
+      const accountId = String(ok(await on(from, 'account', 'create', '--plan', 'pro')).account_id);
+      const { key } = ok(await on(from, 'key', 'create', '--account', accountId));
+      const file = join(dir, 'aws.json');
+      expect(ok(await on(from, 'backup', file))).toMatchObject({ accounts: 1, keys: 1, item_count: 2 });
+      expect(JSON.parse(readFileSync(file, 'utf8')).source).toEqual({ kind: 'aws', table: from, region: 'eu-west-1' });
+      expect(ok(await on(to, 'restore', file))).toMatchObject({ accounts: 1, keys: 1, items_written: 2 });
+      const restored = storeAt(server.endpoint, to);
+      expect(await restored.getAccount(accountId)).toEqual(await storeAt(server.endpoint, from).getAccount(accountId));
+      expect((await restored.findKeyByHash(hashApiKey(String(key))))?.accountId).toBe(accountId);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('uses --accounts-table and --region with the default credential chain, ignoring the data directory', async () => {
     const table = `accounts-${randomBytes(4).toString('hex')}`;

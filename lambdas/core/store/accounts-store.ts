@@ -123,11 +123,32 @@ export const AccountSuspendedError = refusal(
   'account-suspended',
   accountMessage('is suspended; resume it before creating keys.'),
 );
+/** "1 active key", "3 active keys". */
+const activeKeysText = (count: number): string => (count === 1 ? '1 active key' : `${count} active keys`);
+
+/** Where the operator sees which keys to revoke. */
+const keyListHint = (accountId: string): string => `npm run admin -- key list --account ${printable(accountId)}`;
+
+/**
+ * No key can be created: the account holds `activeKeys` and its plan allows `max` (the plan's limit when omitted).
+ * The message counts what is really active, which after an old downgrade may be more than the plan allows.
+ */
 export const KeyLimitReachedError = refusal(
   'KeyLimitReachedError',
   'key-limit-reached',
-  (accountId: string, plan: PlanId, max: number) =>
-    `Account '${printable(accountId)}' already has ${max === 1 ? '1 active key' : `${max} active keys`}, the most the ${PLANS[plan].name} plan allows; revoke one or change the plan.`,
+  (accountId: string, plan: PlanId, activeKeys: number, max: number = PLANS[plan].maxActiveKeys ?? activeKeys) => {
+    // At least one: a key revoked between the refusal and the read that explains it leaves fewer than the limit.
+    const excess = Math.max(1, activeKeys - max + 1);
+    const revoke = activeKeys === 1 ? 'Revoke it' : `Revoke ${excess === 1 ? 'one' : excess} of them`;
+    return `Account '${printable(accountId)}' has ${activeKeysText(activeKeys)}; the ${PLANS[plan].name} plan allows ${max}. ${revoke} (${keyListHint(accountId)}) or change the plan before creating another.`;
+  },
+);
+/** A plan change refused because the account holds more active keys than the new plan allows; nothing changed. */
+export const TooManyKeysForPlanError = refusal(
+  'TooManyKeysForPlanError',
+  'too-many-active-keys',
+  (accountId: string, plan: PlanId, activeKeys: number, max: number) =>
+    `Account '${printable(accountId)}' has ${activeKeysText(activeKeys)}; the ${PLANS[plan].name} plan allows ${max}. Revoke ${activeKeys - max} of them (${keyListHint(accountId)}) and change the plan again.`,
 );
 export const UnknownKeyError = refusal(
   'UnknownKeyError',
@@ -227,8 +248,8 @@ const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
  * DynamoDB implementation, emulators included: the key limit is enforced by one conditional update of the account's
  * `active_keys` counter, which is atomic on every backend.
  *
- * Changing the plan never touches existing keys: an account moved from Pro to Free with two active keys keeps both
- * working and simply cannot create another until it is below the Free limit.
+ * Changing the plan never touches existing keys, and a plan is refused to an account holding more active keys than
+ * it allows: an account on Pro with three active keys moves to Free only after the operator revokes two of them.
  */
 export class AccountsStore extends AccountsReadStore {
   private readonly newId: (kind: 'account' | 'key') => string;
@@ -332,21 +353,50 @@ export class AccountsStore extends AccountsReadStore {
     return this.updateAccount(accountId, 'SET #verified = :value', { '#verified': 'verified' }, { ':value': true });
   }
 
-  /** Existing keys stay valid whatever the new plan's key limit; only new keys are checked against it. */
+  /**
+   * A plan with a key limit is refused to an account holding more active keys than it allows: the change is one
+   * update conditional on `active_keys` being within the new limit, so a key created at the same moment cannot slip
+   * past it (the key's reservation checks the plan in turn). Nothing changes on a refusal; keys are never revoked
+   * here, the operator chooses which to revoke.
+   */
   async setPlan(accountId: string, plan: PlanId): Promise<Account> {
     if (!isPlanId(plan)) {
       throw new InvalidAccountInputError(
         `plan must be one of ${PLAN_IDS.join(', ')}, not '${printable(String(plan))}'`,
       );
     }
-    return this.updateAccount(accountId, 'SET #plan = :value', { '#plan': 'plan' }, { ':value': plan });
+    const max = PLANS[plan].maxActiveKeys;
+    if (max === null) {
+      return this.updateAccount(accountId, 'SET #plan = :value', { '#plan': 'plan' }, { ':value': plan });
+    }
+    // A refusal read from an account whose keys were revoked meanwhile is no refusal: the change is tried again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.updateAccount(
+          accountId,
+          'SET #plan = :value',
+          { '#plan': 'plan', '#keys': 'active_keys' },
+          { ':value': plan, ':max': max },
+          '#keys <= :max',
+        );
+      } catch (error) {
+        if (!(error instanceof UnknownAccountError)) throw error;
+        const account = await this.findAccount(accountId, { consistent: true });
+        if (!account) throw error;
+        if (account.activeKeys > max) throw new TooManyKeysForPlanError(accountId, plan, account.activeKeys, max);
+        if (attempt >= 3)
+          throw new Error(`the active keys of account ${accountId} kept changing during the plan change; try again`);
+      }
+    }
   }
 
+  /** One conditional update of an existing account; a failed condition is answered as UnknownAccountError. */
   private async updateAccount(
     accountId: string,
     update: string,
     names: Record<string, string>,
     values: Record<string, unknown>,
+    condition?: string,
   ): Promise<Account> {
     try {
       const out = await this.client.send(
@@ -354,7 +404,7 @@ export class AccountsStore extends AccountsReadStore {
           TableName: this.tableName,
           Key: { pk: accountKey(accountId) },
           UpdateExpression: update,
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: condition ? `attribute_exists(pk) AND ${condition}` : 'attribute_exists(pk)',
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
@@ -470,7 +520,7 @@ export class AccountsStore extends AccountsReadStore {
     if (account.status !== 'active') return new AccountSuspendedError(accountId);
     if (!account.verified) return new AccountNotVerifiedError(accountId);
     const max = PLANS[account.plan].maxActiveKeys ?? account.activeKeys;
-    return new KeyLimitReachedError(accountId, account.plan, max);
+    return new KeyLimitReachedError(accountId, account.plan, account.activeKeys, max);
   }
 
   private async releaseKeySlot(accountId: string): Promise<void> {

@@ -242,18 +242,42 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
       await expect(store.revokeKey('key_doesnotexist0000')).rejects.toThrow(accounts.UnknownKeyError);
     });
 
-    it('keeps existing keys working after a downgrade from Pro to Free but allows no new key until below 1', async () => {
+    it('refuses a downgrade to Free while more keys are active than Free allows, changing nothing', async () => {
       const { accountId } = await verifiedAccount('pro');
-      const one = await store.createKey(accountId, 'one');
-      const two = await store.createKey(accountId, 'two');
-      expect((await store.setPlan(accountId, 'free')).activeKeys).toBe(2);
-      expect((await store.findKeyByHash(hashApiKey(one.key)))?.revokedAt).toBeUndefined();
-      expect((await store.findKeyByHash(hashApiKey(two.key)))?.revokedAt).toBeUndefined();
-      await expect(store.createKey(accountId)).rejects.toThrow(accounts.KeyLimitReachedError);
-      await store.revokeKey(one.keyId);
-      await expect(store.createKey(accountId)).rejects.toThrow(accounts.KeyLimitReachedError);
-      await store.revokeKey(two.keyId);
-      await expect(store.createKey(accountId, 'three')).resolves.toMatchObject({ record: { name: 'three' } });
+      const keys = [await store.createKey(accountId, 'one'), await store.createKey(accountId, 'two')];
+      keys.push(await store.createKey(accountId, 'three'));
+      const refusal = store.setPlan(accountId, 'free');
+      await expect(refusal).rejects.toThrow(accounts.TooManyKeysForPlanError);
+      await expect(refusal).rejects.toThrow(
+        `Account '${accountId}' has 3 active keys; the Free plan allows 1. Revoke 2 of them (npm run admin -- key list --account ${accountId}) and change the plan again.`,
+      );
+      expect(await store.getAccount(accountId)).toMatchObject({ plan: 'pro', activeKeys: 3 });
+      for (const key of keys) expect((await store.findKeyByHash(hashApiKey(key.key)))?.revokedAt).toBeUndefined();
+
+      await store.revokeKey(keys[0]?.keyId ?? '');
+      await expect(store.setPlan(accountId, 'free')).rejects.toThrow(
+        'has 2 active keys; the Free plan allows 1. Revoke 1',
+      );
+      await store.revokeKey(keys[1]?.keyId ?? '');
+      expect(await store.setPlan(accountId, 'free')).toMatchObject({ plan: 'free', activeKeys: 1 });
+      await expect(store.createKey(accountId)).rejects.toThrow(
+        `Account '${accountId}' has 1 active key; the Free plan allows 1. Revoke it`,
+      );
+      await store.revokeKey(keys[2]?.keyId ?? '');
+      await expect(store.createKey(accountId, 'four')).resolves.toMatchObject({ record: { name: 'four' } });
+    });
+
+    it('lets exactly one of a downgrade and a key creation racing it through when one key is active', async () => {
+      const { accountId } = await verifiedAccount('pro');
+      await store.createKey(accountId, 'one');
+      const [downgrade, created] = await Promise.allSettled([
+        store.setPlan(accountId, 'free'),
+        store.createKey(accountId, 'two'),
+      ]);
+      const account = await store.getAccount(accountId);
+      // Either the plan changed first (the key is refused) or the key came first (the plan is refused): never both.
+      expect([downgrade.status, created.status].filter((status) => status === 'fulfilled')).toHaveLength(1);
+      expect(account.activeKeys).toBe(account.plan === 'free' ? 1 : 2);
     });
 
     it('refuses empty or overlong key names', async () => {

@@ -10,6 +10,7 @@ import {
   AccountsStore,
   InvalidAccountInputError,
   KeyLimitReachedError,
+  TooManyKeysForPlanError,
   UnknownAccountError,
   UnknownKeyError,
 } from '../../../lambdas/core/store/accounts-store';
@@ -109,6 +110,75 @@ describe('AccountsStore error paths', () => {
   });
 });
 
+describe('AccountsStore plan changes', () => {
+  beforeEach(() => ddb.reset());
+
+  const accountItem = (activeKeys: number) => ({
+    pk: 'ACCOUNT#acc_1',
+    account_id: 'acc_1',
+    plan: 'pro',
+    status: 'active',
+    verified: true,
+    active_keys: activeKeys,
+    created_at: '2026-09-30T00:00:00Z',
+  });
+
+  it("changes to a plan with a key limit in one update conditional on the account's active keys", async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: { ...accountItem(1), plan: 'free' } });
+    expect((await newStore().setPlan('acc_1', 'free')).plan).toBe('free');
+    const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates).toHaveLength(1);
+    expect(updates[0]).toMatchObject({
+      Key: { pk: 'ACCOUNT#acc_1' },
+      ConditionExpression: 'attribute_exists(pk) AND #keys <= :max',
+      ExpressionAttributeNames: { '#plan': 'plan', '#keys': 'active_keys' },
+      ExpressionAttributeValues: { ':value': 'free', ':max': 1 },
+    });
+  });
+
+  it('changes to a plan without a key limit on the account existing alone', async () => {
+    ddb.on(UpdateCommand).resolves({ Attributes: { ...accountItem(7), plan: 'business' } });
+    await newStore().setPlan('acc_1', 'business');
+    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input.ConditionExpression).toBe('attribute_exists(pk)');
+  });
+
+  it('refuses the plan, counting the active keys it read, when the condition fails on too many keys', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed());
+    ddb.on(GetCommand).resolves({ Item: accountItem(3) });
+    const refusal = newStore().setPlan('acc_1', 'free');
+    await expect(refusal).rejects.toThrow(TooManyKeysForPlanError);
+    await expect(refusal).rejects.toThrow(
+      "Account 'acc_1' has 3 active keys; the Free plan allows 1. Revoke 2 of them",
+    );
+  });
+
+  it('tries again when the keys were revoked between the refused update and the read', async () => {
+    ddb
+      .on(UpdateCommand)
+      .rejectsOnce(conditionFailed())
+      .resolves({ Attributes: { ...accountItem(1), plan: 'free' } });
+    ddb.on(GetCommand).resolves({ Item: accountItem(1) });
+    expect((await newStore().setPlan('acc_1', 'free')).plan).toBe('free');
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(2);
+  });
+
+  it('answers UnknownAccountError when the account is not there', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed());
+    ddb.on(GetCommand).resolves({});
+    await expect(newStore().setPlan('acc_1', 'free')).rejects.toThrow(UnknownAccountError);
+  });
+
+  it('refuses a new key naming the active keys the account really holds, not the plan maximum', async () => {
+    ddb.on(UpdateCommand).rejects(conditionFailed());
+    ddb.on(GetCommand).resolves({ Item: { ...accountItem(2), plan: 'free' } });
+    const refusal = newStore().createKey('acc_1');
+    await expect(refusal).rejects.toThrow(KeyLimitReachedError);
+    await expect(refusal).rejects.toThrow(
+      "Account 'acc_1' has 2 active keys; the Free plan allows 1. Revoke 2 of them",
+    );
+  });
+});
+
 describe('AccountsStore refusals', () => {
   it.each([
     ['UnknownAccountError', new UnknownAccountError('acc_1'), 'unknown-account', "Account 'acc_1' does not exist."],
@@ -129,13 +199,31 @@ describe('AccountsStore refusals', () => {
       'KeyLimitReachedError',
       new KeyLimitReachedError('acc_1', 'free', 1),
       'key-limit-reached',
-      "Account 'acc_1' already has 1 active key, the most the Free plan allows; revoke one or change the plan.",
+      "Account 'acc_1' has 1 active key; the Free plan allows 1. Revoke it (npm run admin -- key list --account acc_1) or change the plan before creating another.",
     ],
     [
       'KeyLimitReachedError',
-      new KeyLimitReachedError('acc_1', 'pro', 5),
+      new KeyLimitReachedError('acc_1', 'free', 3),
       'key-limit-reached',
-      "Account 'acc_1' already has 5 active keys, the most the Pro plan allows; revoke one or change the plan.",
+      "Account 'acc_1' has 3 active keys; the Free plan allows 1. Revoke 3 of them (npm run admin -- key list --account acc_1) or change the plan before creating another.",
+    ],
+    [
+      'KeyLimitReachedError',
+      new KeyLimitReachedError('acc_1', 'pro', 5, 5),
+      'key-limit-reached',
+      "Account 'acc_1' has 5 active keys; the Pro plan allows 5. Revoke one of them (npm run admin -- key list --account acc_1) or change the plan before creating another.",
+    ],
+    [
+      'TooManyKeysForPlanError',
+      new TooManyKeysForPlanError('acc_x', 'free', 3, 1),
+      'too-many-active-keys',
+      "Account 'acc_x' has 3 active keys; the Free plan allows 1. Revoke 2 of them (npm run admin -- key list --account acc_x) and change the plan again.",
+    ],
+    [
+      'TooManyKeysForPlanError',
+      new TooManyKeysForPlanError('acc_x', 'free', 2, 1),
+      'too-many-active-keys',
+      "Account 'acc_x' has 2 active keys; the Free plan allows 1. Revoke 1 of them (npm run admin -- key list --account acc_x) and change the plan again.",
     ],
     ['UnknownKeyError', new UnknownKeyError('key_\u0007x'), 'unknown-key', "Key 'key_?x' does not exist."],
     ['InvalidAccountInputError', new InvalidAccountInputError('plan: bad'), 'invalid-input', 'plan: bad'],

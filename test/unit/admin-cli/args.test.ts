@@ -28,7 +28,7 @@ describe('admin CLI arguments', () => {
         input: { plan: 'pro', verified: true, overrides: {} },
       });
       expect(invocation.json).toBe(false);
-      expect(invocation.target).toEqual({ kind: 'local', dataDir: resolve(CWD, '.data') });
+      expect(invocation.target).toEqual({ kind: 'local', dataDir: resolve(CWD, '.data'), stopped: false });
     });
 
     it('parses every option, in either --name value or --name=value form', () => {
@@ -212,6 +212,58 @@ describe('admin CLI arguments', () => {
     });
   });
 
+  describe('backup and restore', () => {
+    it('parses backup FILE with the path made absolute against the working directory', () => {
+      expect(run(['backup', 'backups/accounts.json']).command).toEqual({
+        kind: 'backup',
+        file: resolve(CWD, 'backups/accounts.json'),
+      });
+      expect(run(['backup', '/var/backups/a.json', '--json'])).toMatchObject({
+        command: { kind: 'backup', file: resolve('/var/backups/a.json') },
+        json: true,
+      });
+    });
+
+    it('keeps - as stdout for backup and stdin for restore', () => {
+      expect(run(['backup', '-']).command).toEqual({ kind: 'backup', file: '-' });
+      expect(run(['restore', '-']).command).toEqual({ kind: 'restore', file: '-', replace: false });
+    });
+
+    it('parses restore FILE, with --replace only when given', () => {
+      expect(run(['restore', 'a.json']).command).toEqual({
+        kind: 'restore',
+        file: resolve(CWD, 'a.json'),
+        replace: false,
+      });
+      expect(run(['restore', '--replace', 'a.json', '--json']).command).toEqual({
+        kind: 'restore',
+        file: resolve(CWD, 'a.json'),
+        replace: true,
+      });
+    });
+
+    it('takes a backup against AWS with --accounts-table', () => {
+      expect(run(['backup', 'a.json', '--accounts-table', 'T', '--region', 'eu-west-1']).target).toEqual({
+        kind: 'aws',
+        tableName: 'T',
+        region: 'eu-west-1',
+      });
+    });
+
+    it.each([
+      [['backup'], 'backup needs FILE'],
+      [['restore'], 'restore needs FILE'],
+      [['backup', ''], 'FILE must not be empty'],
+      [['backup', 'a.json', 'b.json'], "unexpected argument 'b.json' for backup"],
+      [['backup', 'a.json', '--replace'], '--replace does not apply to backup'],
+      [['account', 'set-plan', 'acc_1', 'free', '--replace'], '--replace does not apply to account set-plan'],
+      [['backup', '-', '--json'], 'backup - writes the backup itself to stdout; --json does not apply'],
+      [['backups', 'a.json'], "unknown command 'backups'; use account, key, backup or restore"],
+    ])('refuses %j: %s', (argv, message) => {
+      expect(usageError(argv)).toBe(message);
+    });
+  });
+
   describe('help', () => {
     it('answers --help and -h anywhere, even beside other mistakes', () => {
       expect(parse(['--help'])).toEqual({ kind: 'help' });
@@ -231,6 +283,10 @@ describe('admin CLI arguments', () => {
         'key create --account ID [--name N]',
         'key list --account ID',
         'key revoke KEY_ID',
+        'backup FILE',
+        'restore FILE [--replace]',
+        '--stopped',
+        'refused while the account holds more active keys than the plan allows',
         '{"error": "<reason>", "code": "<code>"}',
         '2 bad arguments',
       ]) {
@@ -244,6 +300,7 @@ describe('admin CLI arguments', () => {
       expect(run(['key', 'revoke', 'k'], { FXRATES_DATA_DIR: 'state' }).target).toEqual({
         kind: 'local',
         dataDir: resolve(CWD, 'state'),
+        stopped: false,
       });
     });
 
@@ -251,7 +308,21 @@ describe('admin CLI arguments', () => {
       expect(run(['key', 'revoke', 'k', '--data-dir', '/var/fx'], { FXRATES_DATA_DIR: 'state' }).target).toEqual({
         kind: 'local',
         dataDir: resolve('/var/fx'),
+        stopped: false,
       });
+    });
+
+    it('marks a local target --stopped, for any command, and refuses --stopped with a table on AWS', () => {
+      expect(run(['account', 'list', '--stopped', '--data-dir', 'old']).target).toEqual({
+        kind: 'local',
+        dataDir: resolve(CWD, 'old'),
+        stopped: true,
+      });
+      expect(run(['restore', 'b.json', '--stopped']).target).toMatchObject({ stopped: true });
+      expect(usageError(['account', 'list', '--stopped', '--accounts-table', 'T', '--region', 'r'])).toBe(
+        '--stopped does not apply to a table on AWS',
+      );
+      expect(usageError(['account', 'list', '--stopped=yes'])).toBe('--stopped takes no value');
     });
 
     it('targets a table on AWS from the options or from the environment', () => {

@@ -1,4 +1,8 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UsageError } from '../../../admin-cli/args';
+import { BackupRefusedError, buildBackup, encodeBackup } from '../../../admin-cli/backup';
 import {
   type AdminIo,
   classifyError,
@@ -12,6 +16,7 @@ import { StoreUnavailableError } from '../../../admin-cli/target';
 import {
   InvalidAccountInputError,
   KeyLimitReachedError,
+  TooManyKeysForPlanError,
   UnknownAccountError,
 } from '../../../lambdas/core/store/accounts-store';
 
@@ -79,6 +84,57 @@ describe('admin CLI runner', () => {
     expect(classifyError(new StoreUnavailableError('held'))).toMatchObject({
       exit: EXIT_FAILURE,
       code: 'store-unavailable',
+    });
+    expect(classifyError(new StoreUnavailableError('No fxrates server is running', 'no-server'))).toMatchObject({
+      exit: EXIT_FAILURE,
+      code: 'no-server',
+    });
+    expect(classifyError(new TooManyKeysForPlanError('acc_x', 'free', 3, 1))).toEqual({
+      exit: EXIT_REFUSED,
+      code: 'too-many-active-keys',
+      message:
+        "Account 'acc_x' has 3 active keys; the Free plan allows 1. Revoke 2 of them (npm run admin -- key list --account acc_x) and change the plan again.",
+    });
+    expect(classifyError(new BackupRefusedError('backup-damaged', 'damaged'))).toMatchObject({
+      exit: EXIT_REFUSED,
+      code: 'backup-damaged',
+    });
+  });
+
+  describe('with files and directories', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'fxrates-cli-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('refuses a damaged backup before opening, let alone creating, the target store', async () => {
+      const items = [{ pk: { S: 'USAGE#acc_a#2026-03' }, month_count: { N: '17' } }];
+      const text = encodeBackup(buildBackup(items, { kind: 'local', data_dir: '/d' }, '2026-03-05T12:00:00Z'));
+      writeFileSync(join(dir, 'b.json'), text.replace('"17"', '"71"'));
+      const io = Object.assign(capture(), { cwd: dir });
+      const target = join(dir, 'fresh');
+      expect(await runAdmin(['restore', 'b.json', '--stopped', '--data-dir', target, '--json'], io)).toBe(EXIT_REFUSED);
+      expect(JSON.parse(io.out)).toMatchObject({ code: 'backup-damaged', error: expect.stringContaining('SHA-256') });
+      expect(existsSync(target)).toBe(false);
+    });
+
+    it('says when the backup file cannot be read, with exit 3', async () => {
+      const io = Object.assign(capture(), { cwd: dir });
+      expect(await runAdmin(['restore', 'missing.json', '--stopped', '--data-dir', join(dir, 'd')], io)).toBe(
+        EXIT_FAILURE,
+      );
+      expect(io.err).toMatch(/^error: cannot read the backup .*missing\.json: ENOENT/);
+    });
+
+    it('exits 3 naming the data directory when no server runs there, and creates no directory', async () => {
+      const io = Object.assign(capture(), { cwd: dir, open: { probeTimeoutMs: 200 } });
+      expect(await runAdmin(['account', 'list', '--json'], io)).toBe(EXIT_FAILURE);
+      expect(JSON.parse(io.out)).toMatchObject({
+        code: 'no-server',
+        error: expect.stringContaining(`No fxrates server is running with the data directory ${join(dir, '.data')}`),
+      });
+      expect(existsSync(join(dir, '.data'))).toBe(false);
     });
   });
 
