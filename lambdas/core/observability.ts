@@ -92,6 +92,7 @@ export class Metrics {
   private readonly write: Write;
   private readonly dimensions = new Map<string, string>();
   private readonly values = new Map<string, { unit: MetricUnit; value: number }>();
+  private readonly metadata = new Map<string, unknown>();
 
   constructor(private readonly options: MetricsOptions = {}) {
     this.namespace = options.namespace ?? process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRIC_NAMESPACE;
@@ -107,6 +108,15 @@ export class Metrics {
   addMetric(name: string, unit: MetricUnit, value: number): this {
     this.values.set(name, { unit, value });
     if (this.options.immediate) this.publishStoredMetrics();
+    return this;
+  }
+
+  /**
+   * A property of the next line that is neither a metric nor a dimension (Powertools' `addMetadata`): CloudWatch
+   * keeps it in the log line, where Logs Insights and Contributor Insights read it, and makes no metric of it.
+   */
+  addMetadata(key: string, value: unknown): this {
+    this.metadata.set(key, value);
     return this;
   }
 
@@ -133,6 +143,7 @@ export class Metrics {
             },
           ],
         },
+        ...Object.fromEntries(this.metadata),
         ...dimensions,
       };
       for (const [name, { value }] of this.values) line[name] = value;
@@ -140,6 +151,7 @@ export class Metrics {
     }
     this.values.clear();
     this.dimensions.clear();
+    this.metadata.clear();
   }
 }
 
