@@ -1,10 +1,7 @@
 /** The access log lines of the service's two REST APIs, as API Gateway writes them. */
 
-/**
- * One JSON object per request. String values throughout: API Gateway writes `-` for a missing variable, which
- * would break unquoted numbers. The API key header is deliberately absent.
- */
-export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
+/** What every access log line of both APIs carries. */
+const COMMON_FIELDS: Readonly<Record<string, string>> = {
   requestId: '$context.requestId',
   requestTime: '$context.requestTimeEpoch',
   ip: '$context.identity.sourceIp',
@@ -19,12 +16,25 @@ export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
   gatewayResponse: '$context.error.responseType',
   authorizerStatus: '$context.authorizer.status',
   authorizerLatency: '$context.authorizer.latency',
-  denyCode: '$context.authorizer.errorCode',
   wafStatus: '$context.waf.status',
 };
 
-/** The public API's access log line, plus the person (the token's `sub`) a request was made by. */
+/**
+ * One JSON object per request. String values throughout: API Gateway writes `-` for a missing variable, which
+ * would break unquoted numbers. The API key header is deliberately absent. From the REQUEST authorizer's context
+ * (lambdas/core/http/authorizer-context.ts) come the account and plan a key named and the verdict on the request
+ * (`admitted`, `rate-limit-exceeded`, ...); a Deny's context gives the code of the 401 instead.
+ */
+export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
+  ...COMMON_FIELDS,
+  accountId: '$context.authorizer.accountId',
+  plan: '$context.authorizer.plan',
+  verdict: '$context.authorizer.verdict',
+  denyCode: '$context.authorizer.errorCode',
+};
+
+/** The dashboard API's line: the common fields plus the person (the token's `sub`) a request was made by. */
 export const DASHBOARD_ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(Object.entries(ACCESS_LOG_FIELDS).filter(([name]) => name !== 'denyCode')),
+  ...COMMON_FIELDS,
   sub: '$context.authorizer.claims.sub',
 };
