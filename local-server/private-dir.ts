@@ -84,7 +84,12 @@ export function tightenedNotice(dir: string, tightened: Tightened): string | und
     return `${dir} holds files fxrates did not make, so its own permissions (${tightened.leftAlone}) were left as they are; fxrates' own files and folders in it are readable by you alone.`;
   }
   if (tightened.changed === 0) return undefined;
-  const was = tightened.directoryWas ? ` (it was ${tightened.directoryWas})` : '';
-  const count = `${tightened.changed} entr${tightened.changed === 1 ? 'y' : 'ies'}`;
-  return `Tightened the permissions of ${dir}${was}: ${count} other users could read are now readable by you alone.`;
+  const what = tightened.directoryWas
+    ? `${dir} (it was ${tightened.directoryWas}) and what fxrates keeps in it`
+    : `what fxrates keeps in ${dir}`;
+  const count =
+    tightened.changed === 1
+      ? '1 entry that other users could read is'
+      : `${tightened.changed} entries that other users could read are`;
+  return `Tightened the permissions of ${what}: ${count} now readable by you alone.`;
 }

@@ -175,7 +175,10 @@ describe('tightening the data directory', () => {
     expect([dir, join(dir, 'dynalite')].map(mode)).toEqual([0o700, 0o700]);
     expect([join(dir, 'dynalite', 'CURRENT'), join(dir, 'demo-keys.json')].map(mode)).toEqual([0o600, 0o600]);
     expect(tightenedNotice(dir, tightened)).toBe(
-      `Tightened the permissions of ${dir} (it was 755): 4 entries other users could read are now readable by you alone.`,
+      `Tightened the permissions of ${dir} (it was 755) and what fxrates keeps in it: 4 entries that other users could read are now readable by you alone.`,
+    );
+    expect(tightenedNotice(dir, { changed: 1 })).toBe(
+      `Tightened the permissions of what fxrates keeps in ${dir}: 1 entry that other users could read is now readable by you alone.`,
     );
     expect(tightenPermissions(dir, own)).toEqual({ changed: 0 });
     expect(tightenedNotice(dir, { changed: 0 })).toBeUndefined();
