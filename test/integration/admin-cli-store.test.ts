@@ -12,7 +12,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BACKUP_FORMAT, buildBackup, type JsonItem, scanItems } from '../../admin-cli/backup';
 import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../admin-cli/target';
 import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
-import { acquireDataDir, type HeldDataDir, LOCK_FILE, readLock } from '../../local-server/running-servers';
+import { LOCK_FILE, readLock } from '../../local-server/running-servers';
 import { type LocalService, startLocalService } from '../../local-server/service';
 import { loadBundledRates } from '../support/bundled-rates';
 
@@ -82,15 +82,9 @@ const tempDir = (name: string) => {
 interface Server {
   service: LocalService;
   dataDir: string;
-  held?: HeldDataDir;
-  close(): Promise<void>;
 }
 
-/**
- * A real local server on a data directory. The server records itself in the directory's lock (server.lock, with
- * its API's URL and its store's endpoint); where the server in this checkout does not record that yet, the test
- * records it exactly as the server will, so discovery is exercised the same way either way.
- */
+/** A real local server on a data directory; it records itself in the directory's lock, which the CLI reads. */
 async function startServer(dataDir: string): Promise<Server> {
   const service = await startLocalService({
     dataDir,
@@ -99,20 +93,13 @@ async function startServer(dataDir: string): Promise<Server> {
     demoAccounts: false,
     loadRates: loadBundledRates,
   });
-  let held: HeldDataDir | undefined;
-  if (!readLock(dataDir)) {
-    held = acquireDataDir(dataDir);
-    held.update({ apiUrl: service.url, storeEndpoint: service.dynamoEndpoint });
-  }
-  return {
-    service,
+  expect(readLock(dataDir)).toMatchObject({
+    pid: process.pid,
     dataDir,
-    ...(held ? { held } : {}),
-    close: async () => {
-      held?.release();
-      await service.close();
-    },
-  };
+    apiUrl: service.url,
+    storeEndpoint: service.dynamoEndpoint,
+  });
+  return { service, dataDir };
 }
 
 /** Every item of a store, as DynamoDB JSON, sorted by pk. */
@@ -164,7 +151,7 @@ describe('admin CLI with a real local server', () => {
   beforeAll(async () => {
     source = await startServer(join(tempDir('source'), 'data'));
   });
-  afterAll(() => source.close());
+  afterAll(() => source.service.close());
 
   it('exits 3 naming the running server when run without its data directory, and creates no .data', async () => {
     const elsewhere = tempDir('cwd');
@@ -343,7 +330,7 @@ describe('admin CLI with a real local server', () => {
         expect(await status(copy, made.proKeys[2]?.key ?? '')).toBe(200);
         expect(await status(copy, made.proKeys[0]?.key ?? '')).toBe(401);
       } finally {
-        await copy.close();
+        await copy.service.close();
       }
     });
 
@@ -368,7 +355,7 @@ describe('admin CLI with a real local server', () => {
           (await itemsAt(source.service.dynamoEndpoint)).map(pkOf),
         );
       } finally {
-        await target.close();
+        await target.service.close();
       }
     });
 
