@@ -300,6 +300,32 @@ describe('npm start under faults', () => {
     expect(await run.stop()).toBe(0);
   }, 20_000);
 
+  it('starts again after kill -9: the lock is stale, the store passes its check, the accounts are all there', async () => {
+    const first = serve(main);
+    const { url } = await first.outcome;
+    const client = createDocumentClient(readLock(main)?.storeEndpoint as string);
+    const accounts = new AccountsStore(client, localTableNames().accounts, {
+      clock: () => new Date(),
+      randomBytes: (n) => randomBytes(n),
+    });
+    await accounts.createAccount({ accountId: 'killed-account', plan: 'business', verified: true });
+    const killedKey = (await accounts.createKey('killed-account', 'killed')).key;
+    client.destroy();
+    expect((await fetch(`${url}quota`, { headers: { 'X-API-Key': killedKey } })).status).toBe(200);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(readLock(main)?.pid).toBe(first.pid);
+
+    const second = serve(main);
+    const restarted = await second.outcome;
+    expect(restarted.url).toBeDefined();
+    expect(second.stderr()).toBe('');
+    for (const each of [key, killedKey]) {
+      expect((await fetch(`${restarted.url}quota`, { headers: { 'X-API-Key': each } })).status).toBe(200);
+    }
+    expect(await second.stop()).toBe(0);
+  }, 30_000);
+
   it("treats PORT='' as unset: port 3000, never a random one", async () => {
     const run = serve(main, { PORT: '' });
     const outcome = await run.outcome;
