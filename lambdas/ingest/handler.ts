@@ -34,7 +34,7 @@ export interface IngestHandlerDeps {
   clock?: Clock;
 }
 
-/** Emits the run's figures; the dashboard and the staleness alarm read these names. */
+/** Emits the run's figures; the dashboard and the ingestion alarms (heartbeat, staleness, currencies, sources) read them. */
 export function publishIngestMetrics(metrics: Metrics, result: IngestResult, now: Date): void {
   for (const source of Object.keys(result.sources)) {
     metrics
@@ -46,6 +46,7 @@ export function publishIngestMetrics(metrics: Metrics, result: IngestResult, now
         result.sources[source as keyof IngestResult['sources']]?.status === 'failed' ? 1 : 0,
       );
   }
+  metrics.addMetric(INGEST_METRICS.successfulRuns, MetricUnit.Count, result.status === 'failed' ? 0 : 1);
   metrics.addMetric(INGEST_METRICS.daysWritten, MetricUnit.Count, result.daysWritten);
   metrics.addMetric(INGEST_METRICS.rejections, MetricUnit.Count, result.rejections.length);
   if (result.latest) {

@@ -1,14 +1,23 @@
 /**
  * The metrics the functions emit and the metrics the dashboard and alarms read must be the same set: a metric
  * emitted but read nowhere is paid for and unseen; one read but never emitted blanks a graph or silences an alarm.
- * The emitted side is what the real emitters write as EMF; the read side is the synthesized CloudFormation.
+ * The emitted side is what the real emitters write as EMF; the read side is the synthesized CloudFormation. The same
+ * holds for the fields of the authorizer's decision lines and the Contributor Insights rules that read them.
  */
 import { createAuthorizerObserver } from '../../lambdas/core/auth/observe';
 import { PLAN_IDS } from '../../lambdas/core/domain/plans';
 import { METER_VERDICTS } from '../../lambdas/core/domain/quota';
 import { SOURCE_IDS } from '../../lambdas/core/domain/rates';
 import type { IngestResult } from '../../lambdas/core/ingest/ingest';
-import { METRIC_NAMESPACE } from '../../lambdas/core/metric-names';
+import {
+  ACCOUNT_VERDICTS,
+  AUTHORIZER_METRICS,
+  DECISION_FIELDS,
+  INGEST_METRICS,
+  KEYLESS_VERDICTS,
+  METRIC_DIMENSIONS,
+  METRIC_NAMESPACE,
+} from '../../lambdas/core/metric-names';
 import { Metrics } from '../../lambdas/core/observability';
 import { publishIngestMetrics } from '../../lambdas/ingest/handler';
 import { renderJoin, resourcesOf, SKIP_BUNDLING, type Synthesized, synthesize } from './synth';
@@ -37,8 +46,8 @@ function keysOfEmfLines(lines: string[]): string[] {
   });
 }
 
-/** Every metric the authorizer's observer and the ingestion handler write, over every outcome they can report. */
-function emitted(): Set<string> {
+/** The EMF lines the authorizer's observer writes over every outcome it can report (its decision lines). */
+function decisionLines(): string[] {
   const lines: string[] = [];
   const previous = process.env.POWERTOOLS_METRICS_DISABLED;
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
@@ -61,6 +70,12 @@ function emitted(): Set<string> {
     log.mockRestore();
     process.env.POWERTOOLS_METRICS_DISABLED = previous;
   }
+  return lines;
+}
+
+/** Every metric the authorizer's observer and the ingestion handler write, over every outcome they can report. */
+function emitted(): Set<string> {
+  const lines = decisionLines();
   const result: IngestResult = {
     status: 'partial',
     daysWritten: 1,
@@ -116,13 +131,60 @@ beforeAll(() => {
 });
 afterAll(() => s?.dispose());
 
+/** The log fields each Contributor Insights rule of the service stack reads (keys, value and filters), by rule name. */
+function ruleFields(s: Synthesized): Map<string, Set<string>> {
+  const rules = new Map<string, Set<string>>();
+  for (const rule of Object.values(resourcesOf(s.service, 'AWS::CloudWatch::InsightRule'))) {
+    const body = JSON.parse(renderJoin(rule.Properties?.RuleBody)) as {
+      Contribution: { Keys: string[]; ValueOf?: string; Filters?: { Match: string }[] };
+    };
+    const { Keys, ValueOf, Filters = [] } = body.Contribution;
+    const paths = [...Keys, ...(ValueOf ? [ValueOf] : []), ...Filters.map((f) => f.Match)];
+    rules.set(String(rule.Properties?.RuleName), new Set(paths.map((path) => path.replace(/^\$\./, ''))));
+  }
+  return rules;
+}
+
+/** The fields of the decision lines besides the EMF envelope, the service dimension and the metric values. */
+function decisionFields(): Set<string> {
+  const fields = new Set<string>();
+  for (const line of decisionLines()) {
+    const record = JSON.parse(line) as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (key !== '_aws' && key !== METRIC_DIMENSIONS.service && key !== AUTHORIZER_METRICS.requests) fields.add(key);
+    }
+  }
+  return fields;
+}
+
 describe('metric names', () => {
   it('reads on the dashboard and in the alarms exactly the metrics the functions emit', () => {
     const out = emitted();
     const inn = read(s);
-    // Both sides are non-trivial, so an emitter or a parser that found nothing cannot pass by accident.
-    expect(out.size).toBeGreaterThanOrEqual(PLAN_IDS.length * METER_VERDICTS.length + 1 + SOURCE_IDS.length + 4);
+    // Both sides are non-trivial, so an emitter or a parser that found nothing cannot pass by accident: a Requests
+    // count per plan and verdict, SourceFailures per source, and the run's figures with the heartbeat.
+    const requests = PLAN_IDS.length * ACCOUNT_VERDICTS.length + KEYLESS_VERDICTS.length;
+    expect(out.size).toBe(requests + SOURCE_IDS.length + Object.keys(INGEST_METRICS).length - 1);
+    expect([...out].filter((key) => key.startsWith(`${AUTHORIZER_METRICS.requests}{`))).toHaveLength(requests);
+    expect(out).toContain('SuccessfulRuns{service=fxrates}');
     expect([...out].filter((key) => !inn.has(key)).sort()).toEqual([]);
     expect([...inn].filter((key) => !out.has(key)).sort()).toEqual([]);
+  });
+});
+
+describe('decision line fields', () => {
+  it('are what the Contributor Insights rules read, and each one the observer writes is read by a rule or the query', () => {
+    const written = decisionFields();
+    const rules = ruleFields(s);
+    expect(rules.size).toBe(3);
+    const readByRules = new Set([...rules.values()].flatMap((fields) => [...fields]));
+    // Every field a rule reads is one the observer writes.
+    expect([...readByRules].filter((f) => !written.has(f)).sort()).toEqual([]);
+    // Every field the observer writes is read: by a rule, or by the dashboard's Logs Insights query.
+    const [dashboard] = Object.values(resourcesOf(s.service, 'AWS::CloudWatch::Dashboard'));
+    const queries = renderJoin(dashboard?.Properties?.DashboardBody);
+    const unread = [...written].filter((f) => !readByRules.has(f) && !queries.includes(f));
+    expect(unread.sort()).toEqual([]);
+    expect([...written].sort()).toEqual(Object.values(DECISION_FIELDS).sort());
   });
 });

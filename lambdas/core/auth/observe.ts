@@ -1,63 +1,93 @@
 import { PLANS } from '../domain/plans';
-import { AUTHORIZER_METRICS, METRIC_DIMENSIONS, NO_PLAN } from '../metric-names';
-import { logger, MetricUnit, metrics } from '../observability';
+import type { MeterState } from '../domain/quota';
+import {
+  AUTHORIZER_METRICS,
+  type AuthorizerVerdict,
+  DECISION_FIELDS,
+  METRIC_DIMENSIONS,
+  NO_PLAN,
+} from '../metric-names';
+import {
+  logger as defaultLogger,
+  metrics as defaultMetrics,
+  type Logger,
+  type Metrics,
+  MetricUnit,
+} from '../observability';
 import type { AuthorizerOutcome } from './authorizer';
 
-const METRIC_BY_VERDICT = {
-  admitted: AUTHORIZER_METRICS.admitted,
-  'rate-limit-exceeded': AUTHORIZER_METRICS.rateLimited,
-  'quota-exceeded': AUTHORIZER_METRICS.quotaExceeded,
-} as const;
+/**
+ * A decision whose meter's minute starts this late is not a quota sample: its line could be written in the next
+ * minute, where the same account's next sample falls, and a minute would then hold two samples of it.
+ */
+export const QUOTA_SAMPLE_CUTOFF_MS = 55_000;
+
+/** The verdict a decision is counted and logged under. */
+export function verdictOf(outcome: AuthorizerOutcome): AuthorizerVerdict {
+  return outcome.kind === 'metered' ? outcome.meter.verdict : outcome.kind;
+}
+
+/** The month's use in percent of the limit the account is refused at, rounded down to a tenth; none without a limit. */
+export function percentUsed(meter: Pick<MeterState, 'monthUsed' | 'monthLimit'>): number | undefined {
+  if (!(meter.monthLimit > 0)) return undefined;
+  return Math.floor((meter.monthUsed * 1000) / meter.monthLimit) / 10;
+}
 
 /**
- * Turns authorizer decisions into EMF metrics per plan and log lines: one per refusal (with the account id,
- * never the key), and one `usage` line per account and minute that the dashboard's "nearest their monthly
- * limit" query reads.
+ * The first admitted request of an account's minute, which exactly one request per account and minute is across
+ * every authorizer instance: the usage store counts the minute atomically, so only one of them sees the count 1.
  */
-export function createAuthorizerObserver(now: () => number = Date.now) {
-  const lastUsageMinute = new Map<string, number>();
+export function isQuotaSample(meter: MeterState): boolean {
+  const intoMinute = ((meter.at % 60_000) + 60_000) % 60_000;
+  return meter.verdict === 'admitted' && meter.minuteUsed === 1 && intoMinute < QUOTA_SAMPLE_CUTOFF_MS;
+}
+
+export interface ObserverOutput {
+  metrics: Metrics;
+  logger: Logger;
+}
+
+/**
+ * Turns each authorizer decision into one EMF line: the count `Requests` with the dimensions plan and verdict (the
+ * per-plan totals and refusals by reason the dashboard shows), and as plain fields of the same line the account id
+ * and, once metered, the month's use, its limit and the percentage used (never the key). Those fields are what
+ * the Contributor Insights rules over the authorizer's log group read: top accounts by requests, by refusals and
+ * by share of their quota. A refusal also gets a readable log line.
+ */
+export function createAuthorizerObserver(
+  now: () => number = Date.now,
+  output: ObserverOutput = { metrics: defaultMetrics, logger: defaultLogger },
+) {
+  const { metrics, logger } = output;
   return (outcome: AuthorizerOutcome): void => {
-    switch (outcome.kind) {
-      case 'missing-api-key':
-      case 'invalid-api-key':
-        metrics.addDimension(METRIC_DIMENSIONS.plan, NO_PLAN);
-        metrics.addMetric(AUTHORIZER_METRICS.invalidKey, MetricUnit.Count, 1);
-        logger.info('request refused', { reason: outcome.kind });
-        break;
-      case 'api-key-in-url':
-        logger.info('request refused', { reason: outcome.kind });
-        return;
-      case 'account-inactive':
-        logger.info('request refused', { reason: outcome.kind, accountId: outcome.accountId });
-        return;
-      case 'metered': {
-        const plan = PLANS[outcome.plan].name;
-        const { meter } = outcome;
-        metrics.addDimension(METRIC_DIMENSIONS.plan, plan);
-        metrics.addMetric(METRIC_BY_VERDICT[meter.verdict], MetricUnit.Count, 1);
-        if (meter.verdict !== 'admitted') {
-          logger.info('request refused', {
-            reason: meter.verdict,
-            accountId: outcome.accountId,
-            plan,
-            minuteUsed: meter.minuteUsed,
-            monthUsed: meter.monthUsed,
-          });
-        }
-        const minute = Math.floor(now() / 60_000);
-        if (lastUsageMinute.get(outcome.accountId) !== minute) {
-          lastUsageMinute.set(outcome.accountId, minute);
-          if (lastUsageMinute.size > 10_000) lastUsageMinute.clear();
-          logger.info('usage', {
-            accountId: outcome.accountId,
-            plan,
-            monthUsed: meter.monthUsed,
-            monthLimit: meter.monthLimit,
-          });
-        }
-        break;
-      }
+    const verdict = verdictOf(outcome);
+    const plan = outcome.kind === 'metered' || outcome.kind === 'account-inactive' ? PLANS[outcome.plan].name : NO_PLAN;
+    metrics.addDimension(METRIC_DIMENSIONS.plan, plan);
+    metrics.addDimension(METRIC_DIMENSIONS.verdict, verdict);
+    metrics.addMetric(AUTHORIZER_METRICS.requests, MetricUnit.Count, 1);
+    if (outcome.kind === 'metered' || outcome.kind === 'account-inactive') {
+      metrics.addMetadata(DECISION_FIELDS.accountId, outcome.accountId);
     }
-    metrics.publishStoredMetrics();
+    if (outcome.kind === 'metered') {
+      const { meter } = outcome;
+      metrics.addMetadata(DECISION_FIELDS.monthUsed, meter.monthUsed);
+      metrics.addMetadata(DECISION_FIELDS.monthLimit, meter.monthLimit);
+      const percent = percentUsed(meter);
+      if (percent !== undefined) metrics.addMetadata(DECISION_FIELDS.percentUsed, percent);
+      if (isQuotaSample(meter)) metrics.addMetadata(DECISION_FIELDS.quotaSample, 1);
+    }
+    metrics.publishStoredMetrics(now());
+
+    if (verdict === 'admitted') return;
+    const refusal: Record<string, unknown> = { reason: verdict };
+    if (outcome.kind === 'metered' || outcome.kind === 'account-inactive') {
+      refusal.accountId = outcome.accountId;
+      refusal.plan = plan;
+    }
+    if (outcome.kind === 'metered') {
+      refusal.minuteUsed = outcome.meter.minuteUsed;
+      refusal.monthUsed = outcome.meter.monthUsed;
+    }
+    logger.info('request refused', refusal);
   };
 }

@@ -70,6 +70,17 @@ describe('publishIngestMetrics', () => {
     expect(run).not.toHaveProperty('SnapshotAgeSeconds');
     expect(run).not.toHaveProperty('CurrenciesServed');
   });
+
+  it.each([
+    ['ok', 1],
+    ['partial', 1],
+    ['failed', 0],
+  ] as const)('beats the heartbeat SuccessfulRuns for a run that is %s with %d', (status, beat) => {
+    const lines = captureEmf((metrics) => publishIngestMetrics(metrics, result({ status }), new Date()));
+    const runs = lines.filter((l) => 'SuccessfulRuns' in l);
+    expect(runs.map((l) => l.SuccessfulRuns)).toEqual([beat]);
+    expect(runs[0]?._aws.CloudWatchMetrics[0]?.Metrics).toContainEqual({ Name: 'SuccessfulRuns', Unit: 'Count' });
+  });
 });
 
 describe('ingestion event and configuration', () => {
