@@ -4,6 +4,8 @@
  * each rule's log group, keys and filters, evaluated here against the lines the authorizer's observer really writes.
  * How CloudWatch then behaves on a real account (missing data, the rule's metrics) is for the README's checks.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { AuthorizerOutcome } from '../../lambdas/core/auth/authorizer';
@@ -637,6 +639,39 @@ describe('the public API’s access log', () => {
     const format = formatOf(logicalIdOf(s.fx.service.dashboardApi.restApi));
     for (const key of ['accountId', 'plan', 'verdict', 'denyCode']) expect(format).not.toHaveProperty(key);
     expect(format.sub).toBe('$context.authorizer.claims.sub');
+  });
+});
+
+// --- README ----------------------------------------------------------------------------------------------------------
+
+describe('README: Operating it', () => {
+  const section = () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const start = readme.indexOf('### Operating it');
+    expect(start).toBeGreaterThan(0);
+    return readme.slice(start, readme.indexOf('\n### ', start + 1));
+  };
+
+  it('lists exactly the alarms of the stack in its table', () => {
+    const rows = section()
+      .split('\n')
+      .filter((line) => line.startsWith('| `'));
+    const documented = rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+    const expanded = documented.flatMap((name) =>
+      name === 'source-failing-<source>' ? s.fx.config.sources.map((source) => `source-failing-${source}`) : [name],
+    );
+    expect(expanded.sort()).toEqual(
+      alarmsOf(s)
+        .map((a) => a.AlarmName.replace(`${STACK}-`, ''))
+        .sort(),
+    );
+  });
+
+  it('names the Contributor Insights rules as they are deployed', () => {
+    const text = section();
+    for (const rule of Object.values(resourcesOf(s.service, 'AWS::CloudWatch::InsightRule'))) {
+      expect(text).toContain(`\`${String(propsOf(rule).RuleName)}\``);
+    }
   });
 });
 
