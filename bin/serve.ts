@@ -50,6 +50,8 @@ async function main(): Promise<void> {
   const host = parseHost(process.env.HOST);
   const { startLocalService } = await import('../local-server/service');
   const { loadRatesForLocal } = await import('../local-server/load-rates');
+  const { ratesSummary } = await import('../local-server/rates-summary');
+  const { formatDay } = await import('../lambdas/core/domain/dates');
   const { localDataDir } = await import('../local-server/local-store');
   const { DOCS_PATH, OPENAPI_PATH } = await import('../local-server/gateway');
 
@@ -80,18 +82,11 @@ async function main(): Promise<void> {
           },
         },
       });
-      const latest = result.latest
-        ? `latest ${result.latest.date}, ${result.latest.currencies} currencies`
-        : 'no latest snapshot';
-      const bundled = result.bundled.loaded
-        ? `bundled data loaded (${result.bundled.daysWritten} days)`
-        : 'bundled data already loaded';
-      const liveNote = !live
-        ? 'live sources skipped (FXRATES_OFFLINE)'
-        : result.used === 'live'
-          ? 'live sources reached'
-          : 'live sources unreachable, serving the bundled data';
-      return `${liveNote}; ${bundled}; ${latest}`;
+      const loaded = result.bundled.loaded
+        ? `bundled data loaded (${result.bundled.daysWritten} days written)`
+        : 'bundled data already in the store';
+      const [first, ...rest] = ratesSummary(result, live ? 'tried' : 'skipped', formatDay(Date.now()));
+      return [`${first ?? ''}`, ...rest, loaded].join('\n         ');
     },
   });
 

@@ -1,0 +1,57 @@
+/**
+ * What the banner of `npm start` says about the rates it serves: how old the latest ones are and why, and which
+ * days the bundled history covers, so an old snapshot or a 404 in a gap is never a mystery. Pure: the caller
+ * passes the load's result and today's date.
+ */
+import { daysBetween } from '../lambdas/core/domain/dates';
+import type { SourceCoverage } from './load-marker';
+import type { LocalLoadResult } from './load-rates';
+
+export type LiveMode = 'skipped' | 'tried';
+
+function age(latest: string, today: string): string {
+  const days = daysBetween(latest, today);
+  if (days <= 0) return 'today';
+  return days === 1 ? '1 day old' : `${days} days old`;
+}
+
+function span(name: string, coverage: SourceCoverage | undefined, unit: string, note: string): string | undefined {
+  if (!coverage) return undefined;
+  return `${name} ${coverage.first} to ${coverage.last} (${coverage.days} ${unit}, ${note})`;
+}
+
+/** The banner's lines about rates, without indentation; the first answers "how old, and why". */
+export function ratesSummary(result: LocalLoadResult, live: LiveMode, today: string): string[] {
+  const lines: string[] = [];
+  const coverage = result.bundled.coverage;
+  const bundledEnd = [coverage?.ecb?.last, coverage?.currencyApi?.last]
+    .filter((d): d is string => !!d)
+    .sort()
+    .at(-1);
+  const endsOn = bundledEnd ? `, which ends on ${bundledEnd},` : '';
+  const why =
+    live === 'skipped'
+      ? `the live sources were skipped (FXRATES_OFFLINE), so the bundled data${endsOn} is what is served`
+      : result.used === 'live'
+        ? result.live?.status === 'partial'
+          ? 'fetched from the live sources just now (one of them failed; see above)'
+          : 'fetched from the live sources just now'
+        : `the live sources could not be reached, so the bundled data${endsOn} is what is served`;
+  if (result.latest) {
+    lines.push(
+      `latest rates from ${result.latest.date} (${age(result.latest.date, today)}, ${result.latest.currencies} currencies): ${why}.`,
+    );
+  } else {
+    lines.push(`no latest rates yet: ${why}; /v1/rates/latest answers 503 until rates arrive.`);
+  }
+  const spans = [
+    span('ECB', coverage?.ecb, 'business days', 'about 30 currencies'),
+    span('currency-api', coverage?.currencyApi, 'days', '150+ currencies'),
+  ].filter((s): s is string => s !== undefined);
+  if (spans.length > 0) {
+    lines.push(
+      `history bundled: ${spans.join('; ')}. Other days, and a currency on a day its source has no file for, answer 404 no-data-available.`,
+    );
+  }
+  return lines;
+}
