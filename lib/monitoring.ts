@@ -462,10 +462,9 @@ export class Monitoring extends Construct {
     });
     // An alarm reads at most 10 metrics: one alarm per group of functions.
     const groups = new Map<string, cloudwatch.IMetric[]>();
-    functions.forEach(([group], i) => {
-      const throttles = lambdaMetric('throttles')[i];
-      if (throttles) groups.set(group, [...(groups.get(group) ?? []), throttles]);
-    });
+    for (const [group, label, fn] of functions) {
+      groups.set(group, [...(groups.get(group) ?? []), fn.function.metricThrottles({ period: fiveMinutes, label })]);
+    }
     for (const [group, metrics] of groups) {
       for (let start = 0; start < metrics.length; start += 10) {
         const slug = `${group.toLowerCase().replace(/\W+/g, '-')}${start === 0 ? '' : `-${start / 10 + 1}`}`;
