@@ -590,7 +590,7 @@ function printable(text: string): string {
 
 /** How to get going again when the store cannot be read. */
 export function recoveryAdvice(dataDir: string): string {
-  return `To recover: restore a backup into a fresh data directory (npm run admin -- restore FILE --data-dir NEW) and start with FXRATES_DATA_DIR=NEW, or move ${dataDir} aside and start again with a new one.`;
+  return `To recover: restore a backup into a fresh data directory (npm run admin -- restore FILE --data-dir NEW --stopped) and start with FXRATES_DATA_DIR=NEW, or move ${dataDir} aside and start again with a new one.`;
 }
 
 /** The store's files are damaged: opening it would lose what the damaged records hold. */

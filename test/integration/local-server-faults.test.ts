@@ -253,7 +253,7 @@ describe('npm start under faults', () => {
     expect(offset).toBeLessThanOrEqual(at);
     expect(message).toBe(
       `fxrates could not start: The local store cannot be read: ${join(store, log)} has a damaged record at byte ${offset} (checksum mismatch). Nothing was changed.\n` +
-        `  To recover: restore a backup into a fresh data directory (npm run admin -- restore FILE --data-dir NEW) and start with FXRATES_DATA_DIR=NEW, or move ${main} aside and start again with a new one.`,
+        `  To recover: restore a backup into a fresh data directory (npm run admin -- restore FILE --data-dir NEW --stopped) and start with FXRATES_DATA_DIR=NEW, or move ${main} aside and start again with a new one.`,
     );
     expect(snapshot(main)).toEqual(before);
     writeFileSync(join(store, log), original);

@@ -238,7 +238,7 @@ describe('the store directory', () => {
     expect(at - (problem?.offset ?? 0)).toBeLessThan(LOG_BLOCK_SIZE);
     expect(error.message).toBe(
       `The local store cannot be read: ${join(path, log)} has a damaged record at byte ${problem?.offset} (checksum mismatch). Nothing was changed.\n` +
-        `To recover: restore a backup into a fresh data directory (npm run admin -- restore FILE --data-dir NEW) and start with FXRATES_DATA_DIR=NEW, or move ${dir} aside and start again with a new one.`,
+        `To recover: restore a backup into a fresh data directory (npm run admin -- restore FILE --data-dir NEW --stopped) and start with FXRATES_DATA_DIR=NEW, or move ${dir} aside and start again with a new one.`,
     );
   });
 
