@@ -48,6 +48,10 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
   'plan-upgrade-required':
     'Historical rates on the Free plan, or a date older than one year on the Pro plan (Business has the full ' +
     'history since 1999-01-04).',
+  'request-blocked':
+    'Deployed with the web firewall (the default on AWS): the source address is on the AWS IP reputation list, or ' +
+    'the request matched the AWS common rule set (for example an oversized body or a script in a parameter). Too ' +
+    'many requests with one key or from one address get 429 `rate-limit-exceeded` from the firewall instead.',
   'no-data-available':
     'A supported pair and a valid date, but no rate that day (a weekend, a holiday, a day before a currency had ' +
     'data).',

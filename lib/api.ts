@@ -1,5 +1,6 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -10,17 +11,35 @@ import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import { ACCESS_LOG_FIELDS } from './access-log';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
-import { grantTable, TABLE_ACCESS } from './grants';
-import { addGatewayResponses, addRouteMethods, loggedStageOptions, pascalCase } from './rest-api';
+import { grantTable, grantTableItems, TABLE_ACCESS, USAGE_ITEMS } from './grants';
+import type { Releases } from './release';
+import { addGatewayResponses, addRouteMethods, enforceTls, loggedStageOptions, pascalCase } from './rest-api';
 import { WebAcl } from './web-acl';
 
 /** The stage name is the version segment: the deployed base URL ends in `/v1/`, as the API reference documents. */
 export const STAGE_NAME = API_BASE_PATH.replace(/^\//, '');
 
+/** The TLS policy of the optional custom domain: TLS 1.2 and 1.3 only. */
+export const DOMAIN_SECURITY_POLICY = apigw.SecurityPolicy.TLS_1_2;
+
+/** What synth says about API Gateway's account-level CloudWatch Logs role, for either setting. */
+export const CLOUDWATCH_ROLE_NOTICE = {
+  created:
+    "This app sets API Gateway's account-level CloudWatch Logs role for this account and region (the logged stages " +
+    'cannot be created without one); the role is retained when the stack is deleted. If another stack or person ' +
+    'manages that setting, deploy with -c apiGatewayCloudWatchRole=false.',
+  required:
+    'apiGatewayCloudWatchRole=false: the logged stages need an account-level CloudWatch Logs role for API Gateway, ' +
+    'or the deploy fails and rolls back. Check before deploying that ' +
+    '`aws apigateway get-account --query cloudwatchRoleArn` prints a role ARN (README: "The CloudWatch role").',
+} as const;
+
 export interface ApiProps {
   rates: ITable;
   accounts: ITable;
   config: DeployConfig;
+  /** The CodeDeploy releases the authorizer and the endpoint functions go through. */
+  releases: Releases;
 }
 
 export class Api extends Construct {
@@ -30,13 +49,19 @@ export class Api extends Construct {
   readonly routeFunctions: ReadonlyMap<RouteId, FxratesFunction>;
   readonly accessLogs: logs.LogGroup;
   readonly webAcl: WebAcl | undefined;
+  /** The custom domain, when `domainName` and `certificateArn` are set. */
+  readonly domain: apigw.DomainName | undefined;
+  /** The base URL clients use, ending in `/v1/`: on the custom domain when there is one. */
+  readonly url: string;
 
   private readonly rates: ITable;
+  private readonly releases: Releases;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
     const { config } = props;
     this.rates = props.rates;
+    this.releases = props.releases;
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.THREE_MONTHS,
@@ -47,13 +72,21 @@ export class Api extends Construct {
       restApiName: 'fxrates',
       description: 'fxrates currency exchange rate API',
       endpointTypes: [apigw.EndpointType.REGIONAL],
-      // The account-level logging role is a singleton shared by every API of the account and region; creating
-      // it from this stack is opt-in (README: prerequisites).
+      // The account-level logging role is a singleton shared by every API of the account and region. Set here by
+      // default, so a fresh account gets a stage that can log; kept when the stack goes (CLOUDWATCH_ROLE_NOTICE).
       cloudWatchRole: config.apiGatewayCloudWatchRole,
       ...(config.apiGatewayCloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
+      // With a custom domain, clients use it and only it.
+      disableExecuteApiEndpoint: config.domainName !== undefined,
       // Responses are per account (metering headers, plan checks): a shared stage cache would be wrong.
       deployOptions: loggedStageOptions(STAGE_NAME, this.accessLogs, ACCESS_LOG_FIELDS, config),
     });
+    enforceTls(this.restApi);
+    if (config.apiGatewayCloudWatchRole) {
+      Annotations.of(this.restApi).addInfo(CLOUDWATCH_ROLE_NOTICE.created);
+    } else {
+      Annotations.of(this.restApi).addWarningV2('fxrates:cloudwatch-role', CLOUDWATCH_ROLE_NOTICE.required);
+    }
 
     addGatewayResponses(this.restApi, GATEWAY_RESPONSES);
 
@@ -62,12 +95,14 @@ export class Api extends Construct {
       description: 'fxrates API key authorizer: key lookup and one metered usage write per request',
       timeout: Duration.seconds(5),
       environment: { [ACCOUNTS_TABLE.envVar]: props.accounts.tableName },
+      releases: this.releases,
     });
     grantTable(this.authorizerFunction.role, props.accounts, TABLE_ACCESS.authorizerAccounts);
+    grantTableItems(this.authorizerFunction.role, props.accounts, TABLE_ACCESS.authorizerUsage, [USAGE_ITEMS]);
 
     this.authorizer = new apigw.RequestAuthorizer(this, 'Authorizer', {
       authorizerName: 'fxrates-api-key',
-      handler: this.authorizerFunction.function,
+      handler: this.authorizerFunction.target,
       identitySources: [apigw.IdentitySource.header(API_KEY_HEADER)],
       // Metering must see every request, so no verdict may be reused.
       resultsCacheTtl: Duration.seconds(0),
@@ -78,9 +113,28 @@ export class Api extends Construct {
       authorizer: this.authorizer,
     });
 
+    if (config.domainName && config.certificateArn) {
+      this.domain = new apigw.DomainName(this, 'Domain', {
+        domainName: config.domainName,
+        certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', config.certificateArn),
+        endpointType: apigw.EndpointType.REGIONAL,
+        securityPolicy: DOMAIN_SECURITY_POLICY,
+      });
+      // https://<domain>/v1/...: the same paths as on the stage's own URL.
+      this.domain.addBasePathMapping(this.restApi, { basePath: STAGE_NAME, stage: this.restApi.deploymentStage });
+      this.url = `https://${config.domainName}/${STAGE_NAME}/`;
+    } else {
+      this.domain = undefined;
+      this.url = this.restApi.url;
+    }
+
     const stage = this.restApi.deploymentStage;
     if (config.waf) {
-      this.webAcl = new WebAcl(this, 'WebAcl', { stageArn: stage.stageArn, rateLimitPerIp: config.wafRateLimit });
+      this.webAcl = new WebAcl(this, 'WebAcl', {
+        stageArn: stage.stageArn,
+        rateLimitPerIp: config.wafRateLimit,
+        rateLimitPerKey: config.wafKeyRateLimit,
+      });
     } else {
       this.webAcl = undefined;
       Validations.of(stage).acknowledge({
@@ -115,6 +169,7 @@ export class Api extends Construct {
       description: `fxrates ${route.method} ${API_BASE_PATH}${route.path}`,
       timeout: Duration.seconds(10),
       environment: readsRates ? { [RATES_TABLE.envVar]: this.rates.tableName } : {},
+      releases: this.releases,
     });
     if (readsRates) grantTable(fn.role, this.rates, route.ratesTable);
     return fn;

@@ -20,7 +20,7 @@ export function buildApp(app: App): FxratesApp {
   const config = readDeployConfig((key) => app.node.tryGetContext(key));
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   const description = 'fxrates: currency exchange rate API';
-  const data = new DataStack(app, STACK_IDS.data, { description: `${description} (tables, dashboard users)` });
+  const data = new DataStack(app, STACK_IDS.data, { description: `${description} (tables, dashboard users)`, config });
   const service = new ServiceStack(app, STACK_IDS.service, {
     description: `${description} (API, ingestion, account dashboard, monitoring)`,
     data: data.data,

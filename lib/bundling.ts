@@ -68,8 +68,8 @@ export const BUNDLE_OPTIONS = {
   sourceMap: true,
   // The maps serve stack traces (NODE_OPTIONS=--enable-source-maps); embedding the sources would only add bytes.
   sourcesContent: false,
-  // Lambda's nodejs24.x runtime, which Runtime.NODEJS_LATEST names.
-  target: 'node24',
+  // Lambda's nodejs22.x runtime, which lib/fxrates-function.ts pins (the infra tests check that both agree).
+  target: 'node22',
   format: 'cjs',
   // Nothing is external: the AWS SDK is bundled so esbuild keeps only the commands a function imports,
   // instead of loading the runtime's full copy.

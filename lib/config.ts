@@ -3,8 +3,10 @@
  * Values given on the command line arrive as strings, so booleans and numbers are coerced here, and a bad
  * value fails the synth with the flag's name instead of deploying something unintended.
  */
+import type { IConstruct } from 'constructs';
 import * as z from 'zod';
 import { contactLink } from '../lambdas/core/dashboard/deps';
+import { PLAN_IDS, PLANS } from '../lambdas/core/domain/plans';
 import { SOURCE_IDS } from '../lambdas/core/domain/rates';
 
 const booleanFlag = (fallback: boolean) =>
@@ -15,6 +17,17 @@ const booleanFlag = (fallback: boolean) =>
 
 const integerFlag = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).optional().default(fallback);
+
+const tableName = z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name');
+
+/** The highest per-minute limit of any plan, with the 20 % margin WAF's approximate counting needs. */
+export const DEFAULT_KEY_RATE_LIMIT = Math.ceil(Math.max(...PLAN_IDS.map((id) => PLANS[id].perMinute)) * 1.2);
+
+/** Pairs of context keys that only make sense together. */
+const PAIRS = [
+  ['domainName', 'certificateArn'],
+  ['ratesTableName', 'accountsTableName'],
+] as const;
 
 export const DeployConfigSchema = z.object({
   /** WAFv2 web ACL in front of the stage (rate-based rule per IP plus the AWS common rule set). */
@@ -59,8 +72,46 @@ export const DeployConfigSchema = z.object({
   alarmNotifications: z.enum(['none'], { message: "the only value is 'none'" }).optional(),
   /** Share of its plan's quota (percent) past which an account raises the quota alarm. */
   quotaAlarmPercent: integerFlag(90, 50, 100),
-  /** Create the account-level role API Gateway needs to write logs (once per account and region). */
-  apiGatewayCloudWatchRole: booleanFlag(false),
+  /**
+   * Set API Gateway's account-level CloudWatch Logs role (one per account and region) from this stack. On by
+   * default: without that role the logged stages cannot be created, so a fresh account would roll back. Turn it off
+   * where the role is managed elsewhere (see CLOUDWATCH_ROLE_NOTICE).
+   */
+  apiGatewayCloudWatchRole: booleanFlag(true),
+  /** X-Ray: active tracing on every function and both stages, and FXRATES_TRACING=true for the code. Off by default. */
+  tracing: booleanFlag(false),
+  /**
+   * Requests per minute one X-API-Key value may send before the WAF answers 429 itself, in front of the authorizer.
+   * Defaults to a little above the highest plan's per-minute limit (WAF counts approximately); raise it for accounts
+   * whose per-minute limit is overridden above that.
+   */
+  wafKeyRateLimit: integerFlag(DEFAULT_KEY_RATE_LIMIT, 10, 2_000_000_000),
+  /**
+   * Shift traffic to a new version of the authorizer and of every endpoint function with a CodeDeploy canary (10 %
+   * for 5 minutes, rolled back on the alias's error alarm). `false` shifts all at once, still rolled back on alarm.
+   */
+  canary: booleanFlag(true),
+  /**
+   * Optional custom domain of the public API: the host name and the ARN of an ACM certificate for it, in the stack's
+   * region. Both or neither; with them the API answers at https://<domainName>/v1/ and its execute-api endpoint is off.
+   */
+  domainName: z
+    .string()
+    .regex(/^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a lower-case host name')
+    .optional(),
+  certificateArn: z
+    .string()
+    .regex(
+      /^arn:aws[a-z-]*:acm:[a-z]{2}(-[a-z]+)+-\d:\d{12}:certificate\/[0-9a-f-]{36}$/,
+      'must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>)',
+    )
+    .optional(),
+  /**
+   * Names of existing tables (the retained tables of an earlier deploy) for the service to use instead of creating
+   * new ones. Both or neither (README: "Re-attaching the retained tables").
+   */
+  ratesTableName: tableName.optional(),
+  accountsTableName: tableName.optional(),
   /**
    * Whom dashboard customers ask for a plan change: an e-mail address or an https:// URL, checked by the rule the
    * dashboard functions apply and kept as the link they show (`mailto:` for an address). None when unset.
@@ -104,5 +155,19 @@ export function readDeployConfig(lookup: (key: string) => unknown): DeployConfig
   if (!config.alarmEmail && !config.alarmTopicArn && config.alarmNotifications !== 'none') {
     throw new Error(`Invalid CDK context: alarmEmail/alarmTopicArn: ${ALARM_TARGET_REQUIRED}`);
   }
+  for (const [a, b] of PAIRS) {
+    if ((config[a] === undefined) !== (config[b] === undefined)) {
+      throw new Error(`Invalid CDK context: ${a}/${b}: set both or neither`);
+    }
+  }
   return config;
+}
+
+/**
+ * One setting read from the context of any construct, through the same schema as readDeployConfig (which the app
+ * has already run, so the value is known to be valid). For constructs that every part of the app creates alike.
+ */
+export function contextSetting<K extends keyof DeployConfig>(scope: IConstruct, key: K): DeployConfig[K] {
+  const value = scope.node.tryGetContext(key);
+  return DeployConfigSchema.shape[key].parse(value === '' ? undefined : value) as DeployConfig[K];
 }

@@ -19,7 +19,8 @@ import { DASHBOARD_ACCESS_LOG_FIELDS } from './access-log';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantIndexQuery, grantTable } from './grants';
-import { addGatewayResponses, addRouteMethods, loggedStageOptions, pascalCase } from './rest-api';
+import type { Releases } from './release';
+import { addGatewayResponses, addRouteMethods, enforceTls, loggedStageOptions, pascalCase } from './rest-api';
 import type { WebAcl } from './web-acl';
 
 /** The stage is the base path: CloudFront forwards `/api/...` unchanged, so `/api/keys` is stage `api`, `/keys`. */
@@ -36,6 +37,8 @@ export interface DashboardApiProps {
    * with logging cannot be deployed without.
    */
   loggingRole: IDependable | undefined;
+  /** The CodeDeploy releases every route function goes through, as the public API's do. */
+  releases: Releases;
 }
 
 /**
@@ -69,6 +72,7 @@ export class DashboardApi extends Construct {
       deployOptions: loggedStageOptions(DASHBOARD_STAGE_NAME, this.accessLogs, DASHBOARD_ACCESS_LOG_FIELDS, config),
     });
     if (props.loggingRole) this.restApi.deploymentStage.node.addDependency(props.loggingRole);
+    enforceTls(this.restApi);
 
     addGatewayResponses(this.restApi, DASHBOARD_GATEWAY_RESPONSES);
 
@@ -104,6 +108,7 @@ export class DashboardApi extends Construct {
       description: `fxrates dashboard ${route.method} ${DASHBOARD_BASE_PATH}${route.path}`,
       timeout: Duration.seconds(10),
       environment,
+      releases: props.releases,
     });
     grantTable(fn.role, props.accounts, route.accountsTable);
     grantIndexQuery(fn.role, props.accounts, route.accountsIndexes);

@@ -3,19 +3,37 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { ACCOUNTS_TABLE, RATES_TABLE, type TableDefinition } from '../lambdas/core/store/tables';
 
+/** Names of existing tables to use instead of creating them (context `ratesTableName` and `accountsTableName`). */
+export interface ExistingTables {
+  rates: string;
+  accounts: string;
+}
+
 /**
  * The two tables, built from the same definitions the local bootstrap uses. Both hold state that cannot be
  * re-derived cheaply (accounts, keys, usage; the merged rate history), hence on-demand capacity, point-in-time
  * recovery, deletion protection, and RETAIN when the stack goes away.
+ *
+ * A retained table outlives its stack, and a new deploy would create empty ones beside it. Given the names of the
+ * retained tables, the stack creates none and the service uses those (README: "Re-attaching the retained tables").
  */
 export class Data extends Construct {
-  readonly rates: dynamodb.Table;
-  readonly accounts: dynamodb.Table;
+  readonly rates: dynamodb.ITable;
+  readonly accounts: dynamodb.ITable;
+  /** True when the tables are existing ones, by name, and no stack manages them. */
+  readonly attached: boolean;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: { existing?: ExistingTables } = {}) {
     super(scope, id);
-    this.rates = tableFrom(this, RATES_TABLE);
-    this.accounts = tableFrom(this, ACCOUNTS_TABLE);
+    const { existing } = props;
+    this.attached = existing !== undefined;
+    if (existing) {
+      this.rates = dynamodb.Table.fromTableName(this, RATES_TABLE.id, existing.rates);
+      this.accounts = dynamodb.Table.fromTableName(this, ACCOUNTS_TABLE.id, existing.accounts);
+    } else {
+      this.rates = tableFrom(this, RATES_TABLE);
+      this.accounts = tableFrom(this, ACCOUNTS_TABLE);
+    }
   }
 }
 

@@ -6,7 +6,10 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../lambdas/core/metric-names';
+import { TRACING_ENV, tracingSetting } from '../lambdas/core/tracing';
 import { BUNDLE_OPTIONS, type FunctionName, functionAliases, functionEntry, PROJECT_ROOT } from './bundling';
+import { contextSetting } from './config';
+import type { Release, Releases } from './release';
 
 export interface FxratesFunctionProps {
   name: FunctionName;
@@ -19,13 +22,18 @@ export interface FxratesFunctionProps {
   retryAttempts?: number;
   maxEventAge?: Duration;
   deadLetterQueue?: sqs.IQueue;
+  /** Publish versions behind the alias `live`, moved by CodeDeploy (lib/release.ts). Callers then invoke `target`. */
+  releases?: Releases;
 }
 
 /** Settings every function shares; one place, so no function drifts from the others. */
 export const FUNCTION_DEFAULTS = {
-  runtime: lambda.Runtime.NODEJS_LATEST,
+  // Pinned, so a CDK upgrade cannot move the functions to another Node.js: nodejs22.x, the Lambda runtime nearest
+  // the Node.js 20 the tests run on (package.json engines); the bundles target the same version (lib/bundling.ts).
+  runtime: lambda.Runtime.NODEJS_22_X,
   architecture: lambda.Architecture.ARM_64,
-  tracing: lambda.Tracing.ACTIVE,
+  // X-Ray when the context flag `tracing` is on (see tracingOf); off by default.
+  tracing: lambda.Tracing.DISABLED,
   logRetention: logs.RetentionDays.ONE_MONTH,
   // Lambda allots CPU in proportion to memory, and a cold start is CPU-bound script parsing; at the few
   // milliseconds a warm request takes, 512 MB costs cents per million requests more than 128 MB.
@@ -48,10 +56,17 @@ export class FxratesFunction extends Construct {
   readonly logGroup: logs.LogGroup;
   /** The bundled source file. */
   readonly entry: string;
+  /** Whether X-Ray traces this function (context flag `tracing`). */
+  readonly tracing: boolean;
+  /** The alias and deployment group, when the function is released through CodeDeploy. */
+  readonly release: Release | undefined;
+  /** What callers invoke: the alias `live` of a released function, the function itself otherwise. */
+  readonly target: lambda.IFunction;
 
   constructor(scope: Construct, id: string, props: FxratesFunctionProps) {
     super(scope, id);
     this.entry = functionEntry(props.name);
+    this.tracing = contextSetting(this, 'tracing');
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: FUNCTION_DEFAULTS.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -74,10 +89,14 @@ export class FxratesFunction extends Construct {
       architecture: FUNCTION_DEFAULTS.architecture,
       memorySize: props.memorySize ?? FUNCTION_DEFAULTS.memorySize,
       timeout: props.timeout,
-      tracing: FUNCTION_DEFAULTS.tracing,
+      tracing: this.tracing ? lambda.Tracing.ACTIVE : FUNCTION_DEFAULTS.tracing,
       role: this.role,
       logGroup: this.logGroup,
-      environment: { ...FUNCTION_DEFAULTS.environment, ...props.environment },
+      environment: {
+        ...FUNCTION_DEFAULTS.environment,
+        [TRACING_ENV]: tracingSetting(this.tracing),
+        ...props.environment,
+      },
       retryAttempts: props.retryAttempts,
       maxEventAge: props.maxEventAge,
       deadLetterQueue: props.deadLetterQueue,
@@ -93,10 +112,19 @@ export class FxratesFunction extends Construct {
         forceDockerBundling: false,
       },
     });
-    Validations.of(this.role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
       reason:
-        'Active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions; no other statement uses a wildcard (checked by the infra tests).',
+        'The runtime is pinned on purpose (FUNCTION_DEFAULTS.runtime, nodejs22.x, still supported): the bundles are compiled for it and the tests ran on the Node.js line nearest it, so a CDK upgrade must not move them; moving is a reviewed change of the pin and the esbuild target together.',
     });
+    if (this.tracing) {
+      Validations.of(this.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Active tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions; no other statement uses a wildcard (checked by the infra tests).',
+      });
+    }
+    this.release = props.releases?.release(this, this.function, props.name);
+    this.target = this.release?.alias ?? this.function;
   }
 }

@@ -1,14 +1,20 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { usageKey } from '../lambdas/core/store/tables';
 
 /**
  * The DynamoDB actions each function may use, per table. Written out instead of `grantReadData()` and friends,
  * which add Query, Scan, DescribeTable and the index ARNs that no function needs.
  */
 export const TABLE_ACCESS = {
-  authorizerAccounts: ['GetItem', 'UpdateItem'],
+  // Key and account records are read; only usage items are written (USAGE_ITEMS).
+  authorizerAccounts: ['GetItem'],
+  authorizerUsage: ['UpdateItem'],
   ingestRates: ['GetItem', 'BatchGetItem', 'PutItem', 'BatchWriteItem'],
 } as const satisfies Record<string, readonly string[]>;
+
+/** The partition keys of the usage items, as an IAM pattern: `USAGE#<account>#<month>`. */
+export const USAGE_ITEMS = usageKey('*', '*');
 
 /** Allows exactly these actions on the table itself (not its indexes). */
 export function grantTable(role: iam.IRole, table: ITable, actions: readonly string[]): void {
@@ -16,6 +22,25 @@ export function grantTable(role: iam.IRole, table: ITable, actions: readonly str
     new iam.PolicyStatement({
       actions: actions.map((a) => `dynamodb:${a}`),
       resources: [table.tableArn],
+    }),
+  );
+}
+
+/**
+ * Allows these actions on the table only for items whose partition key matches one of the patterns
+ * (`dynamodb:LeadingKeys`). ForAllValues: every key a request names must match.
+ */
+export function grantTableItems(
+  role: iam.IRole,
+  table: ITable,
+  actions: readonly string[],
+  partitionKeyPatterns: readonly string[],
+): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: actions.map((a) => `dynamodb:${a}`),
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...partitionKeyPatterns] } },
     }),
   );
 }

@@ -10,8 +10,23 @@ import type { DeployConfig } from './config';
 import type { FxratesFunction } from './fxrates-function';
 
 /**
- * A stage with JSON access logs, ERROR-level execution logs without data, tracing, and the configured throttling.
- * No stage cache: every answer depends on who asks.
+ * The TLS policy of both APIs' execute-api endpoints: TLS 1.3 and 1.2 only (a regional endpoint otherwise keeps the
+ * legacy TLS_1_0 policy). REST APIs take a security policy since the enhanced policies arrived; these need an endpoint
+ * access mode, and BASIC keeps how requests reach the API as it was (STRICT would also refuse requests whose SNI host
+ * is not the API's own). A custom domain has its own policy (lib/api.ts).
+ */
+export const API_TLS = { securityPolicy: 'SecurityPolicy_TLS13_1_2_2021_06', endpointAccessMode: 'BASIC' } as const;
+
+/** Sets API_TLS on a REST API, which the RestApi construct has no property for. */
+export function enforceTls(restApi: apigw.RestApi): void {
+  const resource = restApi.node.defaultChild as apigw.CfnRestApi;
+  resource.securityPolicy = API_TLS.securityPolicy;
+  resource.endpointAccessMode = API_TLS.endpointAccessMode;
+}
+
+/**
+ * A stage with JSON access logs, ERROR-level execution logs without data, X-Ray tracing when the context flag
+ * `tracing` is on, and the configured throttling. No stage cache: every answer depends on who asks.
  */
 export function loggedStageOptions(
   stageName: string,
@@ -25,7 +40,7 @@ export function loggedStageOptions(
     accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(accessLogFields)),
     loggingLevel: apigw.MethodLoggingLevel.ERROR,
     dataTraceEnabled: false,
-    tracingEnabled: true,
+    tracingEnabled: config.tracing,
     throttlingRateLimit: config.throttleRate,
     throttlingBurstLimit: config.throttleBurst,
     cachingEnabled: false,
@@ -51,9 +66,10 @@ interface RegistryRoute<Id extends string> {
 }
 
 /**
- * One Lambda proxy method per route, behind the authorizer. Only path parameters are declared, and they are always
- * present once a route matched; no body model exists. The validator thus never answers before the authorizer, and
- * the functions validate every value and body themselves.
+ * One Lambda proxy method per route, behind the authorizer, invoking the function's `target` (its alias `live` when
+ * it is released through CodeDeploy). Only path parameters are declared, and they are always present once a route
+ * matched; no body model exists. The validator thus never answers before the authorizer, and the functions validate
+ * every value and body themselves.
  */
 export function addRouteMethods<Id extends string>(
   restApi: apigw.RestApi,
@@ -72,7 +88,7 @@ export function addRouteMethods<Id extends string>(
     functions.set(route.id, fn);
     restApi.root
       .resourceForPath(route.path)
-      .addMethod(route.method, new apigw.LambdaIntegration(fn.function, { proxy: true, allowTestInvoke: false }), {
+      .addMethod(route.method, new apigw.LambdaIntegration(fn.target, { proxy: true, allowTestInvoke: false }), {
         ...auth,
         requestValidator: validator,
         requestParameters: Object.fromEntries(

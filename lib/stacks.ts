@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import { Api } from './api';
@@ -9,6 +9,22 @@ import { DashboardUsers } from './dashboard-users';
 import { Data } from './data';
 import { Ingestion } from './ingestion';
 import { Monitoring } from './monitoring';
+import { Releases } from './release';
+
+export interface DataStackProps extends StackProps {
+  config: DeployConfig;
+}
+
+/** What synth says about the tables, created or re-attached. */
+export const TABLES_NOTICE = {
+  created:
+    'FxratesData creates new, empty tables. Tables of an earlier deploy are retained when their stack is deleted and ' +
+    'are NOT used by this one: to keep their accounts, keys and usage, deploy with -c ratesTableName=<name> ' +
+    '-c accountsTableName=<name> (README: "Re-attaching the retained tables").',
+  attached: (rates: string, accounts: string) =>
+    `FxratesData creates no tables: the service uses the existing tables ${rates} and ${accounts}, which no stack ` +
+    'manages (their settings stay as they are).',
+} as const;
 
 /**
  * The stateful half: the tables and the dashboard's user pool. Kept in a stack of its own so the service stack can
@@ -19,9 +35,15 @@ export class DataStack extends Stack {
   readonly data: Data;
   readonly users: DashboardUsers;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
-    this.data = new Data(this, 'Data');
+    const { ratesTableName, accountsTableName } = props.config;
+    const existing =
+      ratesTableName && accountsTableName ? { rates: ratesTableName, accounts: accountsTableName } : undefined;
+    this.data = new Data(this, 'Data', existing ? { existing } : {});
+    Annotations.of(this.data).addInfo(
+      existing ? TABLES_NOTICE.attached(existing.rates, existing.accounts) : TABLES_NOTICE.created,
+    );
     this.users = new DashboardUsers(this, 'DashboardUsers');
     new CfnOutput(this, 'RatesTableName', {
       value: this.data.rates.tableName,
@@ -58,11 +80,13 @@ export class ServiceStack extends Stack {
   readonly dashboardApi: DashboardApi;
   readonly dashboardSite: DashboardSite;
   readonly monitoring: Monitoring;
+  readonly releases: Releases;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
     const { data, users, config } = props;
-    this.api = new Api(this, 'Api', { rates: data.rates, accounts: data.accounts, config });
+    this.releases = new Releases(this, 'Releases', { canary: config.canary });
+    this.api = new Api(this, 'Api', { rates: data.rates, accounts: data.accounts, config, releases: this.releases });
     this.ingestion = new Ingestion(this, 'Ingestion', { rates: data.rates, config });
     this.dashboardApi = new DashboardApi(this, 'DashboardApi', {
       accounts: data.accounts,
@@ -70,12 +94,13 @@ export class ServiceStack extends Stack {
       config,
       webAcl: this.api.webAcl,
       loggingRole: this.api.restApi.node.tryFindChild('Account'),
+      releases: this.releases,
     });
     this.dashboardSite = new DashboardSite(this, 'DashboardSite', {
       userPool: users.userPool,
       client: users.client,
       dashboardApi: this.dashboardApi.restApi,
-      publicApiUrl: this.api.restApi.url,
+      publicApiUrl: this.api.url,
       contact: config.upgradeContact,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
@@ -86,7 +111,14 @@ export class ServiceStack extends Stack {
       config,
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL, ending in /v1/' });
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL, ending in /v1/' });
+    if (this.api.domain) {
+      new CfnOutput(this, 'ApiDomainTarget', {
+        value: this.api.domain.domainNameAliasDomainName,
+        description: `Point ${config.domainName} here: a CNAME, or a Route 53 alias record with the zone ApiDomainZone`,
+      });
+      new CfnOutput(this, 'ApiDomainZone', { value: this.api.domain.domainNameAliasHostedZoneId });
+    }
     new CfnOutput(this, 'IngestFunctionName', {
       value: this.ingestion.function.function.functionName,
       description: 'Invoke with {"mode":"history"} once to load the full ECB history',

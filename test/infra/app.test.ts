@@ -15,8 +15,9 @@ import { DASHBOARD_ROUTES, type DashboardRouteId } from '../../lambdas/core/http
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/tables';
+import { TRACING_ENV } from '../../lambdas/core/tracing';
 import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_NAMES, type FunctionName, functionEntry } from '../../lib/bundling';
-import type { FxratesFunction } from '../../lib/fxrates-function';
+import { FUNCTION_DEFAULTS, type FxratesFunction } from '../../lib/fxrates-function';
 import {
   logicalIdOf,
   propsOf,
@@ -72,6 +73,12 @@ function publicApiResources(type: string): Resources {
 
 function fnLogicalId(fn: FxratesFunction): string {
   return logicalIdOf(fn.function);
+}
+
+/** How a template refers to the alias `live` of a released function (its Ref is the alias ARN). */
+function aliasRef(fn: FxratesFunction): string {
+  if (!fn.release) throw new Error(`${fn.node.path} is not released through an alias`);
+  return JSON.stringify({ Ref: logicalIdOf(fn.release.alias) });
 }
 
 /** Store modules and the table each one works on (lambdas/core/store). */
@@ -151,8 +158,10 @@ describe('cdk-nag AwsSolutions', () => {
       }
     }
     const siteBucket = logicalIdOf(s.fx.service.dashboardSite.bucket);
-    // The public API's methods (API keys, not Cognito) and every function role (tracing); the user pool's password,
-    // MFA and feature plan; the distribution's country, web ACL and certificate; BucketDeployment's copy function.
+    // The public API's methods (API keys, not Cognito) and every function's pinned runtime (plus BucketDeployment's
+    // copy function); the user pool's password, MFA and feature plan; the distribution's country, web ACL and
+    // certificate; the AWS managed policies of the CodeDeploy role and the account-level API Gateway logging role.
+    // Tracing is off by default, so no function role has X-Ray's wildcard resource (context-flags.test.ts).
     const once = [
       'AwsSolutions-COG1',
       'AwsSolutions-COG2',
@@ -160,7 +169,8 @@ describe('cdk-nag AwsSolutions', () => {
       'AwsSolutions-CFR1',
       'AwsSolutions-CFR2',
       'AwsSolutions-CFR4',
-      'AwsSolutions-L1',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       'AwsSolutions-IAM5[Action::s3:Abort*]',
       'AwsSolutions-IAM5[Action::s3:DeleteObject*]',
       'AwsSolutions-IAM5[Action::s3:GetBucket*]',
@@ -169,11 +179,9 @@ describe('cdk-nag AwsSolutions', () => {
       `AwsSolutions-IAM5[Resource::<${siteBucket}.Arn>/*]`,
       'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
     ];
-    expect([...acknowledged.keys()].sort()).toEqual(
-      ['AwsSolutions-COG4', 'AwsSolutions-IAM5[Resource::*]', ...once].sort(),
-    );
+    expect([...acknowledged.keys()].sort()).toEqual(['AwsSolutions-COG4', 'AwsSolutions-L1', ...once].sort());
     expect(acknowledged.get('AwsSolutions-COG4')).toHaveLength(ROUTES.length);
-    expect(acknowledged.get('AwsSolutions-IAM5[Resource::*]')).toHaveLength(FUNCTION_NAMES.length);
+    expect(acknowledged.get('AwsSolutions-L1')).toHaveLength(FUNCTION_NAMES.length + 1);
     for (const id of once) expect([id, acknowledged.get(id)?.length]).toEqual([id, 1]);
     for (const reason of [...acknowledged.values()].flat()) expect(reason.length).toBeGreaterThan(40);
   });
@@ -190,11 +198,11 @@ describe('authorizer', () => {
     });
   });
 
-  it('invokes the authorizer function', () => {
+  it('invokes the authorizer function through its alias live, never the unpublished function', () => {
     const [authorizer] = Object.values(publicApiResources('AWS::ApiGateway::Authorizer'));
-    expect(JSON.stringify(authorizer?.Properties?.AuthorizerUri)).toContain(
-      `"${fnLogicalId(s.fx.service.api.authorizerFunction)}","Arn"`,
-    );
+    const uri = JSON.stringify(authorizer?.Properties?.AuthorizerUri);
+    expect(uri).toContain(aliasRef(s.fx.service.api.authorizerFunction));
+    expect(uri).not.toContain(`"${fnLogicalId(s.fx.service.api.authorizerFunction)}"`);
   });
 });
 
@@ -241,7 +249,8 @@ describe('routes and gateway responses (parity with the tables the local gateway
         AuthorizerId: { Ref: authorizerId },
         Integration: { Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' },
       });
-      expect(JSON.stringify(method?.Properties?.Integration)).toContain(`"${fnLogicalId(fn)}","Arn"`);
+      expect(JSON.stringify(method?.Properties?.Integration)).toContain(aliasRef(fn));
+      expect(JSON.stringify(method?.Properties?.Integration)).not.toContain(`"${fnLogicalId(fn)}"`);
       const declared = Object.keys((method?.Properties?.RequestParameters as Record<string, boolean>) ?? {});
       const expected = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => `method.request.path.${m[1]}`);
       expect(declared.sort()).toEqual(expected.sort());
@@ -328,9 +337,9 @@ describe('stage', () => {
     expect(JSON.stringify(setting.DestinationArn)).toContain(logicalIdOf(s.fx.service.api.accessLogs));
   });
 
-  it('logs execution errors, traces, and throttles the stage', () => {
+  it('logs execution errors, does not trace by default, and throttles the stage', () => {
     s.service.hasResourceProperties('AWS::ApiGateway::Stage', {
-      TracingEnabled: true,
+      TracingEnabled: false,
       MethodSettings: [
         Match.objectLike({
           LoggingLevel: 'ERROR',
@@ -349,8 +358,19 @@ describe('stage', () => {
     }
   });
 
-  it('leaves the account-level logging role to the operator unless asked', () => {
-    s.service.resourceCountIs('AWS::ApiGateway::Account', 0);
+  it('sets the account-level logging role by default, so a fresh account can create the logged stages', () => {
+    s.service.resourceCountIs('AWS::ApiGateway::Account', 1);
+    const [account] = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Account'));
+    expect(account).toMatchObject({ DeletionPolicy: 'Retain' });
+    const roleId = (propsOf(account).CloudWatchRoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] ?? '';
+    expect(resourcesOf(s.service, 'AWS::IAM::Role')[roleId]).toMatchObject({ DeletionPolicy: 'Retain' });
+    // Both logged stages wait for it.
+    for (const api of [s.fx.service.api, s.fx.service.dashboardApi]) {
+      const stage = resourcesOf(s.service, 'AWS::ApiGateway::Stage')[logicalIdOf(api.restApi.deploymentStage)];
+      expect(JSON.stringify(stage?.DependsOn ?? [])).toContain(
+        Object.keys(resourcesOf(s.service, 'AWS::ApiGateway::Account'))[0],
+      );
+    }
   });
 
   it('puts a WAF web ACL with a per-IP rate rule and the AWS common rule set on the stage', () => {
@@ -409,20 +429,21 @@ describe('functions', () => {
     expect(routeModules).toEqual([`${id}.ts`]);
   });
 
-  it('compiles the bundles for the Node.js version of the runtime they run on', () => {
-    expect(lambda.Runtime.NODEJS_LATEST.name).toBe(`nodejs${BUNDLE_OPTIONS.target.replace(/^node/, '')}.x`);
+  it('pins nodejs22.x and compiles the bundles for that Node.js version', () => {
+    expect(FUNCTION_DEFAULTS.runtime.name).toBe('nodejs22.x');
+    expect(FUNCTION_DEFAULTS.runtime.name).not.toBe(lambda.Runtime.NODEJS_LATEST.name);
+    expect(FUNCTION_DEFAULTS.runtime.name).toBe(`nodejs${BUNDLE_OPTIONS.target.replace(/^node/, '')}.x`);
   });
 
   it.each([...FUNCTION_NAMES])(
-    'runs %s on the latest Node.js runtime, ARM64, traced, with its own log group',
+    'runs %s on the pinned Node.js runtime, ARM64, untraced by default, with its own log group',
     (dir) => {
       const fn = functionsByName().get(dir);
       if (!fn) throw new Error(`no function ${dir}`);
       const props = fnProps(fn);
       expect(props).toMatchObject({
-        Runtime: lambda.Runtime.NODEJS_LATEST.name,
+        Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
-        TracingConfig: { Mode: 'Active' },
         Handler: 'index.handler',
         LoggingConfig: { LogGroup: { Ref: logicalIdOf(fn.logGroup) } },
         Environment: {
@@ -430,9 +451,11 @@ describe('functions', () => {
             POWERTOOLS_SERVICE_NAME: 'fxrates',
             POWERTOOLS_METRICS_NAMESPACE: 'fxrates',
             NODE_OPTIONS: '--enable-source-maps',
+            [TRACING_ENV]: 'false',
           }),
         },
       });
+      expect(props.TracingConfig).toBeUndefined();
       expect(props.MemorySize).toBeGreaterThanOrEqual(512);
       const logGroup = resourcesOf(s.service, 'AWS::Logs::LogGroup')[logicalIdOf(fn.logGroup)];
       expect(logGroup?.Properties?.RetentionInDays).toBe(30);

@@ -3,11 +3,15 @@
  * synthesized app. Templates only, so asset bundling is skipped here.
  */
 import { Stack } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { PLAN_IDS, PLANS } from '../../lambdas/core/domain/plans';
+import { TRACING_ENV } from '../../lambdas/core/tracing';
+import { CLOUDWATCH_ROLE_NOTICE } from '../../lib/api';
 import { buildApp } from '../../lib/app';
-import { ALARM_TARGET_REQUIRED, CONTEXT_KEYS, readDeployConfig } from '../../lib/config';
+import { FUNCTION_NAMES } from '../../lib/bundling';
+import { ALARM_TARGET_REQUIRED, CONTEXT_KEYS, DEFAULT_KEY_RATE_LIMIT, readDeployConfig } from '../../lib/config';
 import {
   cdkJsonContext,
   deployedFiles,
@@ -25,15 +29,20 @@ describe('reading the context', () => {
   const read = (context: Record<string, unknown>) =>
     readDeployConfig((key) => ({ ...NO_ALARM_TARGET, ...context })[key]);
 
-  it('defaults to WAF on, both sources, an hourly run, no e-mail and no account-level role', () => {
+  it('defaults to WAF on, both sources, an hourly run, no e-mail, the account-level role, no tracing, canaries', () => {
     const config = read({});
     expect(config).toMatchObject({
       waf: true,
       sources: ['ecb', 'currency-api'],
       ingestSchedule: 'rate(1 hour)',
-      apiGatewayCloudWatchRole: false,
+      apiGatewayCloudWatchRole: true,
       quotaAlarmPercent: 90,
+      tracing: false,
+      canary: true,
     });
+    for (const key of ['domainName', 'certificateArn', 'ratesTableName', 'accountsTableName'] as const) {
+      expect([key, config[key]]).toEqual([key, undefined]);
+    }
     expect(config.alarmEmail).toBeUndefined();
     expect(config.alarmTopicArn).toBeUndefined();
     expect(config.ecbBaseUrl).toBeUndefined();
@@ -110,8 +119,46 @@ describe('reading the context', () => {
     expect(read({ quotaAlarmPercent: value }).quotaAlarmPercent).toBe(percent);
   });
 
+  it('keys the WAF a little above the highest per-minute limit of any plan', () => {
+    const highest = Math.max(...PLAN_IDS.map((id) => PLANS[id].perMinute));
+    expect(DEFAULT_KEY_RATE_LIMIT).toBe(Math.ceil(highest * 1.2));
+    expect(read({}).wafKeyRateLimit).toBe(DEFAULT_KEY_RATE_LIMIT);
+    expect(read({ wafKeyRateLimit: '1200' }).wafKeyRateLimit).toBe(1200);
+  });
+
+  it('reads a custom domain and re-attached tables as given', () => {
+    const certificateArn = 'arn:aws:acm:eu-west-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
+    expect(read({ domainName: 'api.example.com', certificateArn })).toMatchObject({
+      domainName: 'api.example.com',
+      certificateArn,
+    });
+    expect(
+      read({ ratesTableName: 'FxratesData-RatesA1-X', accountsTableName: 'FxratesData-AccountsB2-Y' }),
+    ).toMatchObject({ ratesTableName: 'FxratesData-RatesA1-X', accountsTableName: 'FxratesData-AccountsB2-Y' });
+  });
+
+  it.each([
+    [{ domainName: 'api.example.com' }, 'domainName/certificateArn'],
+    [
+      { certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b' },
+      'domainName/certificateArn',
+    ],
+    [{ ratesTableName: 'rates-table' }, 'ratesTableName/accountsTableName'],
+    [{ accountsTableName: 'accounts-table' }, 'ratesTableName/accountsTableName'],
+  ])('refuses %j alone: both or neither', (context, keys) => {
+    expect(() => read(context)).toThrow(`Invalid CDK context: ${keys}: set both or neither`);
+  });
+
   it.each([
     ['waf', 'maybe'],
+    ['tracing', 'on'],
+    ['canary', 'yes'],
+    ['wafKeyRateLimit', '5'],
+    ['domainName', 'API.example.com'],
+    ['domainName', 'https://api.example.com'],
+    ['certificateArn', 'arn:aws:iam::123456789012:server-certificate/x'],
+    ['ratesTableName', 'a'],
+    ['accountsTableName', 'bad name'],
     ['alarmTopicArn', 'ops-alarms'],
     ['alarmTopicArn', 'arn:aws:sqs:eu-west-1:123456789012:queue'],
     ['alarmTopicArn', 'arn:aws:sns:eu-west-1:1234:ops'],
@@ -142,6 +189,13 @@ describe('reading the context', () => {
         'quotaAlarmPercent',
         'apiGatewayCloudWatchRole',
         'ingestSchedule',
+        'tracing',
+        'canary',
+        'wafKeyRateLimit',
+        'domainName',
+        'certificateArn',
+        'ratesTableName',
+        'accountsTableName',
       ]),
     );
   });
@@ -155,7 +209,9 @@ describe('flags applied to the app', () => {
       ...SKIP_BUNDLING,
       waf: 'false',
       alarmEmail: 'ops@example.com',
-      apiGatewayCloudWatchRole: 'true',
+      apiGatewayCloudWatchRole: 'false',
+      tracing: 'true',
+      canary: 'false',
       sources: 'ecb',
       ingestSchedule: 'cron(15 * * * ? *)',
       ecbBaseUrl: 'https://ecb.example.com/stats/eurofxref',
@@ -186,12 +242,55 @@ describe('flags applied to the app', () => {
     });
   });
 
-  it('creates the account-level API Gateway logging role when asked, and keeps it on stack deletion', () => {
-    s.service.resourceCountIs('AWS::ApiGateway::Account', 1);
-    const [role] = Object.entries(resourcesOf(s.service, 'AWS::IAM::Role')).filter(([, r]) =>
+  it('leaves the account-level logging role alone with apiGatewayCloudWatchRole=false, and says what to check', () => {
+    s.service.resourceCountIs('AWS::ApiGateway::Account', 0);
+    const roles = Object.values(resourcesOf(s.service, 'AWS::IAM::Role')).filter((r) =>
       JSON.stringify(r.Properties?.AssumeRolePolicyDocument).includes('apigateway.amazonaws.com'),
     );
-    expect(role?.[1]).toMatchObject({ DeletionPolicy: 'Retain' });
+    expect(roles).toEqual([]);
+    Annotations.fromStack(s.fx.service).hasWarning(
+      `/${s.fx.service.stackName}/Api/RestApi`,
+      Match.stringLikeRegexp('aws apigateway get-account --query cloudwatchRoleArn'),
+    );
+    expect(CLOUDWATCH_ROLE_NOTICE.required).toContain('apiGatewayCloudWatchRole=false');
+  });
+
+  it('says at synth that it sets the role when it does (the default)', () => {
+    withScratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...SKIP_BUNDLING }, (app) => {
+      const { service } = buildApp(app);
+      Annotations.fromStack(service).hasInfo(`/${service.stackName}/Api/RestApi`, CLOUDWATCH_ROLE_NOTICE.created);
+      expect(Annotations.fromStack(service).findWarning('*', Match.stringLikeRegexp('cloudwatchRoleArn'))).toEqual([]);
+    });
+  });
+
+  it('traces every function and both stages with tracing=true, and tells the code so', () => {
+    const fns = Object.values(resourcesOf(s.service, 'AWS::Lambda::Function')).filter(
+      (fn) =>
+        (propsOf(fn).Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.[TRACING_ENV],
+    );
+    expect(fns).toHaveLength(FUNCTION_NAMES.length);
+    for (const fn of fns) {
+      expect(propsOf(fn).TracingConfig).toEqual({ Mode: 'Active' });
+      expect((propsOf(fn).Environment as { Variables: Record<string, unknown> }).Variables[TRACING_ENV]).toBe('true');
+    }
+    const stages = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Stage'));
+    expect(stages.map((stage) => propsOf(stage).TracingEnabled)).toEqual([true, true]);
+    // X-Ray's two actions take no resource: the only wildcard, on every function role.
+    const xray = Object.values(resourcesOf(s.service, 'AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties?.PolicyDocument).includes('xray:PutTraceSegments'),
+    );
+    expect(xray).toHaveLength(FUNCTION_NAMES.length);
+  });
+
+  it('shifts all traffic at once with canary=false, still rolled back on the alarms', () => {
+    const groups = Object.values(resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup'));
+    expect(groups.length).toBeGreaterThan(0);
+    for (const group of groups) {
+      expect(propsOf(group)).toMatchObject({
+        DeploymentConfigName: 'CodeDeployDefault.LambdaAllAtOnce',
+        AutoRollbackConfiguration: { Enabled: true, Events: expect.arrayContaining(['DEPLOYMENT_STOP_ON_ALARM']) },
+      });
+    }
   });
 
   it('passes the sources and base URLs to ingestion and uses the given schedule', () => {
@@ -215,14 +314,6 @@ describe('flags applied to the app', () => {
     const deployment = s.fx.service.dashboardSite.deployment.node.findChild('CustomResource');
     const config = deployedFiles(s, logicalIdOf(deployment)).get('config.json');
     expect(JSON.parse(config?.content ?? '{}')).toMatchObject({ contact: 'mailto:sales@example.com' });
-  });
-
-  it('deploys the dashboard stage after the account-level logging role it needs', () => {
-    const [account] = Object.keys(resourcesOf(s.service, 'AWS::ApiGateway::Account'));
-    const stage = resourcesOf(s.service, 'AWS::ApiGateway::Stage')[
-      logicalIdOf(s.fx.service.dashboardApi.restApi.deploymentStage)
-    ];
-    expect(stage?.DependsOn).toEqual(expect.arrayContaining([account]));
   });
 
   it('throttles the stage at the given rate and burst', () => {

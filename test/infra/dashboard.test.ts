@@ -199,7 +199,11 @@ describe('dashboard API', () => {
       const method = methods.find(
         (m) => m.HttpMethod === route.method && pathOf((m.ResourceId as { Ref: string }).Ref) === route.path,
       );
-      expect(JSON.stringify(method?.Integration)).toContain(`"${logicalIdOf(fn.function)}","Arn"`);
+      // Through the alias live that CodeDeploy moves, never the unpublished function.
+      expect(JSON.stringify(method?.Integration)).toContain(
+        JSON.stringify({ Ref: logicalIdOf(fn.release?.alias ?? fn) }),
+      );
+      expect(JSON.stringify(method?.Integration)).not.toContain(`"${logicalIdOf(fn.function)}"`);
     }
   });
 
@@ -215,11 +219,11 @@ describe('dashboard API', () => {
     }
   });
 
-  it(`serves the stage ${DASHBOARD_BASE_PATH.slice(1)}, traced, throttled, with access logs that hold no token`, () => {
+  it(`serves the stage ${DASHBOARD_BASE_PATH.slice(1)}, untraced by default, throttled, with access logs that hold no token`, () => {
     const stage = resource('service', 'AWS::ApiGateway::Stage', logicalIdOf(dashboardApi().restApi.deploymentStage));
     expect(stage).toMatchObject({
       StageName: 'api',
-      TracingEnabled: true,
+      TracingEnabled: false,
       MethodSettings: [
         expect.objectContaining({
           CachingEnabled: false,

@@ -28,6 +28,8 @@ export const ERROR_CATALOG = {
     message: 'Verify your e-mail address before using the account dashboard.',
   },
   'plan-upgrade-required': { status: 403, message: 'Your plan does not include this data; upgrade to access it.' },
+  // Only on AWS: the web ACL blocked the request before API Gateway ran it (WAF_FILTERED).
+  'request-blocked': { status: 403, message: 'The firewall refused this request.' },
   'no-data-available': { status: 404, message: 'No rate is available for this pair on that date.' },
   'not-found': { status: 404, message: 'No such endpoint.' },
   'key-limit-reached': {

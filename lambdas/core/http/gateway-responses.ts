@@ -71,9 +71,11 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
   { type: 'BAD_REQUEST_BODY', status: 400, template: envelope('invalid-parameter', 'Requests take no body.') },
   { type: 'REQUEST_TOO_LARGE', status: 400, template: envelope('invalid-parameter', 'The request is too large.') },
   {
+    // A WAF block without a custom response: the IP reputation list or the common rule set (rate-limited requests
+    // get the web ACL's own 429 rate-limit-exceeded, lib/web-acl.ts). Refused, not malformed.
     type: 'WAF_FILTERED',
-    status: 400,
-    template: envelope('invalid-parameter', 'The request was refused by the firewall.'),
+    status: 403,
+    template: envelope('request-blocked'),
   },
   { type: 'INTEGRATION_FAILURE', status: 503, template: envelope('service-unavailable') },
   {

@@ -307,7 +307,8 @@ describe('the dashboard API in the OpenAPI document', () => {
     const common = {
       '400': ['invalid-parameter'],
       '401': ['unauthenticated'],
-      '403': ['email-not-verified'],
+      // The web firewall in front of the stage (WAF_FILTERED).
+      '403': ['email-not-verified', 'request-blocked'],
       '429': ['rate-limit-exceeded'],
       '500': ['internal-error'],
       '503': ['service-unavailable'],
@@ -316,7 +317,11 @@ describe('the dashboard API in the OpenAPI document', () => {
     const expected: Record<string, Record<string, string[]>> = {
       account: common,
       'keys-list': common,
-      'keys-create': { ...common, '403': ['account-inactive', 'email-not-verified'], '409': ['key-limit-reached'] },
+      'keys-create': {
+        ...common,
+        '403': ['account-inactive', 'email-not-verified', 'request-blocked'],
+        '409': ['key-limit-reached'],
+      },
       'keys-revoke': { ...common, '404': ['not-found'] },
       plans: common,
     };

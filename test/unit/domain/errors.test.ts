@@ -42,6 +42,11 @@ const DASHBOARD_ERRORS: Record<string, number> = {
   'key-limit-reached': 409,
 };
 
+/** Codes only the web firewall in front of the deployed APIs answers (issue 17), beyond the contract's table. */
+const FIREWALL_ERRORS: Record<string, number> = {
+  'request-blocked': 403,
+};
+
 /** One human sentence: a capital first, one full stop at the end, no sentence break, no line break. */
 function isOneSentence(message: string): boolean {
   return /^[A-Z'][^\n\r]*\.$/.test(message) && !/[.!?] [A-Z]/.test(message.slice(0, -1));
@@ -51,9 +56,9 @@ function isOneSentence(message: string): boolean {
 const PRINTABLE = /^[\x20-\x7e\p{L}\p{N}\p{M}…]*$/u;
 
 describe('ERROR_CATALOG', () => {
-  it("has exactly the codes and statuses of the contract table, plus the dashboard's own", () => {
+  it("has exactly the codes and statuses of the contract table, plus the dashboard's and the firewall's own", () => {
     const catalog = Object.fromEntries(Object.entries(ERROR_CATALOG).map(([code, entry]) => [code, entry.status]));
-    expect(catalog).toEqual({ ...CONTRACT_ERRORS, ...DASHBOARD_ERRORS });
+    expect(catalog).toEqual({ ...CONTRACT_ERRORS, ...DASHBOARD_ERRORS, ...FIREWALL_ERRORS });
   });
 
   it('uses kebab-case codes', () => {
@@ -89,7 +94,7 @@ describe('ApiError', () => {
       const error = new ApiError(code);
       expect(error).toBeInstanceOf(Error);
       expect(error.code).toBe(code);
-      expect(error.status).toBe({ ...CONTRACT_ERRORS, ...DASHBOARD_ERRORS }[code]);
+      expect(error.status).toBe({ ...CONTRACT_ERRORS, ...DASHBOARD_ERRORS, ...FIREWALL_ERRORS }[code]);
       expect(error.message).toBe(ERROR_CATALOG[code].message);
       expect(error.param).toBeUndefined();
     }
