@@ -4,7 +4,7 @@
  * then all of it), rolling back when the alias's error alarm fires. CloudFormation starts that deployment itself
  * when the alias's version changes (the alias's CodeDeployLambdaAliasUpdate policy), so `cdk deploy` waits for it.
  */
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as codedeploy from 'aws-cdk-lib/aws-codedeploy';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -68,6 +68,7 @@ export class Releases extends Construct {
   release(scope: Construct, fn: lambda.Function, name: string): Release {
     const alias = new lambda.Alias(scope, 'Live', { aliasName: LIVE_ALIAS, version: fn.currentVersion });
     const alarm = new cloudwatch.Alarm(scope, 'LiveErrors', {
+      alarmName: `${Stack.of(scope).stackName}-release-${name}`,
       alarmDescription: `fxrates ${name}: errors of the ${LIVE_ALIAS} alias; CodeDeploy rolls a release back on it`,
       metric: alias.metricErrors({ period: RELEASE_ALARM.period, statistic: cloudwatch.Stats.SUM }),
       threshold: RELEASE_ALARM.threshold,

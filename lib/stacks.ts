@@ -128,6 +128,10 @@ export class ServiceStack extends Stack {
       description: 'The customers’ account dashboard: sign up, API keys, usage, plans; also /docs/ and /openapi.json',
     });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
+    new CfnOutput(this, 'ReleaseApplication', {
+      value: this.releases.application.applicationName,
+      description: 'CodeDeploy application of the canary releases: aws deploy list-deployments --application-name',
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
   }
 }

@@ -126,6 +126,7 @@ describe('the default deploy', () => {
             TreatMissingData: 'notBreaching',
           }),
         ]);
+        expect(alarm.AlarmName).toBe(`FxratesService-release-${name.replace(/^dashboard /, '')}`);
         const dimensions = alarm.Dimensions as { Name: string; Value: unknown }[];
         expect(dimensions.map((d) => d.Name).sort()).toEqual(['FunctionName', 'Resource']);
         // The alias's own metrics: `<function>:live`.
@@ -137,6 +138,8 @@ describe('the default deploy', () => {
 
     it('shares one CodeDeploy application and one service role with only the AWS policy for Lambda deployments', () => {
       s.service.resourceCountIs('AWS::CodeDeploy::Application', 1);
+      const outputs = s.service.toJSON().Outputs as Record<string, { Value: unknown }>;
+      expect(outputs.ReleaseApplication?.Value).toEqual({ Ref: logicalIdOf(s.fx.service.releases.application) });
       s.service.hasResourceProperties('AWS::CodeDeploy::Application', { ComputePlatform: 'Lambda' });
       const role = propsOf(resourcesOf(s.service, 'AWS::IAM::Role')[logicalIdOf(s.fx.service.releases.role)]);
       expect(JSON.stringify(role.AssumeRolePolicyDocument)).toContain('codedeploy.amazonaws.com');
