@@ -6,57 +6,20 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BACKUP_FORMAT, buildBackup, type JsonItem, scanItems } from '../../admin-cli/backup';
 import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../admin-cli/target';
 import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
 import { LOCK_FILE, readLock } from '../../local-server/running-servers';
 import { type LocalService, startLocalService } from '../../local-server/service';
+import { type CliResult, onlyJsonObject, runAdminCli } from '../support/admin-cli';
 import { loadBundledRates } from '../support/bundled-rates';
 
 jest.setTimeout(180_000);
 
-const ROOT = resolve(__dirname, '../..');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The real CLI as a child process, in `cwd`, with no data directory, table or region from the test runner. */
-function cli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, ...options.env };
-  for (const name of ['FXRATES_DATA_DIR', 'ACCOUNTS_TABLE_NAME', 'AWS_REGION']) {
-    if (!options.env || !(name in options.env)) delete childEnv[name];
-  }
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'bin/admin.ts'), ...args], {
-      cwd: options.cwd ?? ROOT,
-      env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', fail);
-    child.once('close', (code) => done({ code, stdout, stderr }));
-  });
-}
-
-function json(result: CliResult): Record<string, unknown> {
-  const lines = result.stdout.split('\n').filter((line) => line !== '');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0] ?? '') as Record<string, unknown>;
-}
+const cli = runAdminCli;
+const json = onlyJsonObject;
 
 function ok(result: CliResult): Record<string, unknown> {
   if (result.code !== 0) throw new Error(`CLI failed with ${result.code}: ${result.stderr}`);

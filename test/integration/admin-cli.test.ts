@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../admin-cli/target';
 import { hashApiKey, isWellFormedApiKey } from '../../lambdas/core/domain/api-key';
@@ -13,50 +12,13 @@ import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
 import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
+import { type CliResult, onlyJsonObject, runAdminCli } from '../support/admin-cli';
 
 jest.setTimeout(90_000);
 
-const ROOT = resolve(__dirname, '../..');
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The real CLI as a child process, with an environment that carries nothing from the test runner's setup. */
-function cli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
-  for (const name of ['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED', 'ACCOUNTS_TABLE_NAME', 'AWS_REGION']) {
-    if (!(name in env)) delete childEnv[name];
-  }
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
-      cwd: ROOT,
-      env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', fail);
-    child.once('close', (code) => done({ code, stdout, stderr }));
-  });
-}
-
-/** `--json` output must be exactly one JSON object on one line. */
-function onlyObject(result: CliResult): Record<string, unknown> {
-  const lines = result.stdout.split('\n').filter((line) => line !== '');
-  expect(lines).toHaveLength(1);
-  const parsed: unknown = JSON.parse(lines[0] ?? '');
-  expect(parsed).toBeInstanceOf(Object);
-  return parsed as Record<string, unknown>;
-}
+const cli = (args: string[], env: Record<string, string>) =>
+  runAdminCli(args, { env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env } });
+const onlyObject = onlyJsonObject;
 
 function ok(result: CliResult): Record<string, unknown> {
   if (result.code !== 0) throw new Error(`CLI failed with ${result.code}: ${result.stderr}`);
