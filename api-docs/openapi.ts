@@ -237,7 +237,8 @@ function headerComponents(): Record<string, HeaderObject> {
     'Retry-After': {
       description:
         'On 429: seconds until the violated window resets, at least 1 (the minute, or the month for ' +
-        '`quota-exceeded`; 1 for the stage-wide throttle).',
+        '`quota-exceeded`; 1 for the stage-wide throttle). On 503 when the key could not be checked because the ' +
+        'store did not answer in time: 5, and the request was not counted.',
       schema: { type: 'integer', minimum: 1 },
       example: 41,
     },
@@ -309,7 +310,8 @@ function errorHeaders(status: number): NonNullable<ResponseObject['headers']> {
     'Cache-Control': cacheControl(ERROR_CACHE_CONTROL, 'Error responses are never cached.'),
     'X-Request-Id': headerRef('X-Request-Id'),
   };
-  if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
+  // 503: when the authorizer could not reach its store (lambdas/core/http/metering-headers.ts); other 503s lack it.
+  if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
   // 401s never reach metering.
   if (status !== 401) Object.assign(headers, meteringHeaderRefs());
   return headers;

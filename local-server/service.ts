@@ -38,7 +38,7 @@ import {
   type StaticPage,
 } from './gateway';
 import type { LocalRequestHandler } from './in-process-transport';
-import { createLocalAuthorizer } from './local-authorizer';
+import { createLocalAuthorizer, type LocalAuthorizerOptions } from './local-authorizer';
 import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, endpointFileText, localTableNames } from './local-store';
 import { makePrivateDir, tightenedNotice, tightenPermissions } from './private-dir';
 import { acquireDataDir, DataDirInUseError, type HeldDataDir, LOCK_FILE, runningServers } from './running-servers';
@@ -75,6 +75,8 @@ export interface LocalServiceOptions {
   onVerificationCode?: (code: VerificationCode) => void;
   /** Told what start-up changed or found that the user should know (permissions tightened, an unfinished write). */
   onNotice?: (message: string) => void;
+  /** Wraps the authorizer's transport to the store (tests: a store that is slow or down for the authorizer). */
+  authorizerTransport?: LocalAuthorizerOptions['wrapTransport'];
 }
 
 export interface LocalService {
@@ -299,6 +301,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       accountsTable: names.accounts,
       clock,
       ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
+      ...(options.authorizerTransport ? { wrapTransport: options.authorizerTransport } : {}),
     });
     /**
      * The account dashboard: the Cognito emulator, the dashboard API's handlers (the same modules as its Lambda

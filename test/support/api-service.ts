@@ -1,5 +1,11 @@
 import type { LimitOverrides, PlanId } from '../../lambdas/core/domain/plans';
-import { type LocalLayout, type LocalService, type RatesTarget, startLocalService } from '../../local-server/service';
+import {
+  type LocalLayout,
+  type LocalService,
+  type LocalServiceOptions,
+  type RatesTarget,
+  startLocalService,
+} from '../../local-server/service';
 import { loadBundledRates } from './bundled-rates';
 
 /** A clock tests move by hand; the service reads it for dates, the Pro window, and the metering windows. */
@@ -48,6 +54,8 @@ export interface TestApiOptions {
   layout?: LocalLayout;
   /** Start the account dashboard and its Cognito emulator too (off unless asked: most tests need neither). */
   dashboard?: boolean;
+  /** Wraps the authorizer's transport to the store, for faults the authorizer alone sees (test/support/store-faults.ts). */
+  authorizerTransport?: LocalServiceOptions['authorizerTransport'];
 }
 
 /** The local service on an ephemeral loopback port with an in-memory store, as `npm start` runs it. */
@@ -60,6 +68,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.recordCacheTtlMs !== undefined ? { recordCacheTtlMs: options.recordCacheTtlMs } : {}),
     ...(options.layout ? { layout: options.layout } : {}),
     dashboard: options.dashboard ?? false,
+    ...(options.authorizerTransport ? { authorizerTransport: options.authorizerTransport } : {}),
   });
   const request = async (method: string, path: string, headers: Record<string, string> = {}): Promise<ApiReply> => {
     const res = await fetch(`${service.url}${path.replace(/^\//, '')}`, { method, headers });

@@ -8,6 +8,7 @@ import { type Access, encodeAccess } from '../http/authorizer-context';
 import { DENY_CONTEXT_CODE, DENY_CONTEXT_MESSAGE } from '../http/gateway-responses';
 import { API_KEY_HEADER, headerValue } from '../http/headers';
 import { matchRoute } from '../http/routes';
+import { isStoreUnavailable } from '../store/store-errors';
 import { RecordCache } from './record-cache';
 
 /** Query parameter names that carry a key in the URL (refused with 400 even beside a valid header; openapi.json: api-key-in-url). */
@@ -42,14 +43,35 @@ export type AuthorizerOutcome =
   | { kind: 'account-inactive'; accountId: string; plan: PlanId }
   | { kind: 'metered'; accountId: string; plan: PlanId; meter: MeterState };
 
+/**
+ * A request answered `unavailable` (503): which store call failed (the key, the account, the usage item), or the
+ * decision's deadline passing; the account when it was already known. Never the key.
+ */
+export interface StoreFailure {
+  stage: 'key' | 'account' | 'usage' | 'deadline';
+  accountId?: string;
+  error?: unknown;
+}
+
 export interface AuthorizerDeps {
   keys: KeyLookup;
   accounts: AccountLookup;
   usage: Admission;
   clock: Clock;
-  /** Called once per decision. */
+  /** Called once per decision that reached a verdict from the store or before it. */
   observe?: (outcome: AuthorizerOutcome) => void;
+  /** Called when the store could not answer and the request was answered `unavailable` instead. */
+  onUnavailable?: (failure: StoreFailure) => void;
   cacheTtlMs?: number;
+}
+
+export interface AuthorizeOptions {
+  /**
+   * Milliseconds the decision may take: past them the answer is `unavailable` (503) rather than a function timeout
+   * (500). The Lambda handler passes its remaining time less a margin; without it, the store clients' own timeouts
+   * are the only bound.
+   */
+  deadlineMs?: number;
 }
 
 function policy(effect: 'Allow' | 'Deny', methodArn: string, principalId: string, context: Record<string, string>) {
@@ -75,9 +97,29 @@ function allow(methodArn: string, access: Access): APIGatewayAuthorizerResult {
 }
 
 /**
+ * The store could not answer: an Allow whose context says `unavailable`, which the endpoint's first middleware
+ * renders as 503 service-unavailable with Retry-After before doing anything else (see `admission` in
+ * lambdas/core/http/middleware.ts for why an Allow is safe here). A Deny would tell a valid key it is invalid
+ * (401), and a thrown error is API Gateway's AUTHORIZER_CONFIGURATION_ERROR (500). The context stays small: the
+ * verdict, and the account and plan when the cache already had them (for the access log).
+ */
+function unavailable(methodArn: string, known: { accountId?: string; plan?: PlanId }): APIGatewayAuthorizerResult {
+  const access: Access = { verdict: 'unavailable' };
+  if (known.accountId) access.accountId = known.accountId;
+  if (known.plan) access.plan = known.plan;
+  return allow(methodArn, access);
+}
+
+/**
  * The REQUEST authorizer's decision, in the documented order of checks: missing header, key in URL, key validity, account
  * status, limits. Unknown and malformed keys are a Deny (rendered 401 by the gateway); every other verdict is an
  * Allow whose context the endpoint's first middleware renders, since a Deny cannot carry a status or headers.
+ *
+ * The store's failures: a key of valid format whose record, account or usage item cannot be read or written because
+ * the store timed out, throttled past the SDK's retries, was unreachable or answered 5xx (`isStoreUnavailable`) is
+ * answered `unavailable` (503) and counted nowhere. Any other error (a missing table, a refused permission) is a
+ * fault of the deployment and is thrown: API Gateway answers it with 500. A malformed or missing key is refused
+ * before the store is asked, so an outage does not change those 401s.
  */
 export function createAuthorizer(deps: AuthorizerDeps) {
   const ttl = deps.cacheTtlMs ?? 60_000;
@@ -85,8 +127,9 @@ export function createAuthorizer(deps: AuthorizerDeps) {
   const keyCache = new RecordCache<{ accountId: string; revokedAt?: string }>(ttl, 10_000, now);
   const accountCache = new RecordCache<Awaited<ReturnType<AccountLookup['findAccount']>>>(ttl, 10_000, now);
   const observe = deps.observe ?? (() => undefined);
+  const onUnavailable = deps.onUnavailable ?? (() => undefined);
 
-  async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  async function decide(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
     const methodArn = event.methodArn;
     const key = headerValue(event.headers, API_KEY_HEADER);
     if (key === undefined || key === '') {
@@ -102,16 +145,36 @@ export function createAuthorizer(deps: AuthorizerDeps) {
       observe({ kind: 'invalid-api-key' });
       return deny(methodArn, 'invalid-api-key');
     }
-    const hash = hashApiKey(key);
-    const record = await keyCache.get(hash, () => deps.keys.findKeyByHash(hash));
-    const account =
-      record && !record.revokedAt
-        ? await accountCache.get(record.accountId, () => deps.accounts.findAccount(record.accountId))
-        : undefined;
-    if (!account) {
-      observe({ kind: 'invalid-api-key' });
-      return deny(methodArn, 'invalid-api-key');
+    const failure: StoreFailure = { stage: 'key' };
+    let plan: PlanId | undefined;
+    try {
+      const hash = hashApiKey(key);
+      const record = await keyCache.get(hash, () => deps.keys.findKeyByHash(hash));
+      failure.stage = 'account';
+      const account =
+        record && !record.revokedAt
+          ? await accountCache.get(record.accountId, () => deps.accounts.findAccount(record.accountId))
+          : undefined;
+      if (!account) {
+        observe({ kind: 'invalid-api-key' });
+        return deny(methodArn, 'invalid-api-key');
+      }
+      failure.stage = 'usage';
+      failure.accountId = account.accountId;
+      plan = account.plan;
+      return await meter(event, account);
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      onUnavailable({ ...failure, error });
+      return unavailable(methodArn, { accountId: failure.accountId, plan });
     }
+  }
+
+  async function meter(
+    event: APIGatewayRequestAuthorizerEvent,
+    account: NonNullable<Awaited<ReturnType<AccountLookup['findAccount']>>>,
+  ): Promise<APIGatewayAuthorizerResult> {
+    const methodArn = event.methodArn;
     const limits = resolveLimits(account.plan, account.overrides);
     const base = {
       accountId: account.accountId,
@@ -124,9 +187,9 @@ export function createAuthorizer(deps: AuthorizerDeps) {
       },
     };
     if (account.status !== 'active') {
-      observe({ kind: 'account-inactive', accountId: account.accountId, plan: account.plan });
       // The key is valid, so the refusal carries the rate-limit headers too; it counts nothing, hence a read.
       const meter = await deps.usage.peek(account.accountId, limits);
+      observe({ kind: 'account-inactive', accountId: account.accountId, plan: account.plan });
       return allow(methodArn, { verdict: 'account-inactive', ...base, meter });
     }
     const route = matchRoute(event.resource ?? event.requestContext?.resourcePath ?? '');
@@ -138,6 +201,39 @@ export function createAuthorizer(deps: AuthorizerDeps) {
     });
     observe({ kind: 'metered', accountId: account.accountId, plan: account.plan, meter });
     return allow(methodArn, { verdict: meter.verdict, ...base, meter });
+  }
+
+  /**
+   * The decision, or `unavailable` once `deadlineMs` passes. A decision still running then goes on in the
+   * background: an admission write that lands after the deadline counts a request that was answered 503, the one
+   * case where a refused request is counted (a function timeout would have left the same write in flight, and
+   * answered 500). The SDK's own timeouts keep that rare: it takes a cold cache and a store near its timeout on
+   * all three calls.
+   */
+  async function authorize(
+    event: APIGatewayRequestAuthorizerEvent,
+    options: AuthorizeOptions = {},
+  ): Promise<APIGatewayAuthorizerResult> {
+    const decision = decide(event);
+    const budget = options.deadlineMs;
+    if (budget === undefined || !Number.isFinite(budget)) return decision;
+    // Nobody awaits a decision that lost the race; its failure must not become an unhandled rejection.
+    decision.catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<APIGatewayAuthorizerResult>((resolve) => {
+      timer = setTimeout(
+        () => {
+          onUnavailable({ stage: 'deadline' });
+          resolve(unavailable(event.methodArn, {}));
+        },
+        Math.max(0, budget),
+      );
+    });
+    try {
+      return await Promise.race([decision, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   const clearCaches = () => {

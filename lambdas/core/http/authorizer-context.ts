@@ -7,8 +7,13 @@
 import { isPlanId, PLANS, type PlanId } from '../domain/plans';
 import { effectiveLimit, METER_VERDICTS, type MeterState, type MeterVerdict } from '../domain/quota';
 
-/** What the authorizer decided about a request whose key header was present (401s never reach a function). */
-export const VERDICTS = [...METER_VERDICTS, 'api-key-in-url', 'account-inactive'] as const;
+/**
+ * What the authorizer decided about a request whose key header was present (401s never reach a function).
+ * `unavailable`: the store could not be read or written in time, so nothing is known about the key's account and
+ * nothing was counted; the endpoint answers 503 before any work (middleware.ts). Its context carries the verdict,
+ * and the account and plan only when the authorizer had them cached.
+ */
+export const VERDICTS = [...METER_VERDICTS, 'api-key-in-url', 'account-inactive', 'unavailable'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 /** The account's own limits (plan defaults with overrides applied), as far as the responses need them. */

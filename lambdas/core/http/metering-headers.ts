@@ -9,11 +9,22 @@ import {
 import type { Access } from './authorizer-context';
 import { API_KEY_HEADER } from './headers';
 
+/**
+ * `Retry-After` of a 503 for a store that could not be reached. The authorizer gives up on a call after about 2 s
+ * (lambdas/core/store/clients.ts), so a client retrying at once would find the same brownout and add its load to
+ * it; DynamoDB's throttling and partition recovery take seconds, not minutes. Five seconds spreads the retries past
+ * that without holding clients back long once the store answers again. (The stage throttle's 429 says 1 s: there
+ * the token bucket refills every second.)
+ */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** The refusal a verdict stands for, or undefined when the request was admitted. */
 export function verdictError(access: Access): ApiError | undefined {
   switch (access.verdict) {
     case 'admitted':
       return undefined;
+    case 'unavailable':
+      return new ApiError('service-unavailable');
     case 'api-key-in-url':
       return new ApiError('api-key-in-url', undefined, API_KEY_HEADER);
     case 'account-inactive':
@@ -68,8 +79,9 @@ export function meteringHeaders(access: Access): Record<string, string> {
   return access.meter ? rateLimitHeaders(access.meter) : {};
 }
 
-/** `Retry-After` on a 429, until the violated window resets. */
+/** `Retry-After` on a 429, until the violated window resets; on the 503 of a store that could not be reached. */
 export function refusalHeaders(access: Access): Record<string, string> {
+  if (access.verdict === 'unavailable') return { 'Retry-After': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) };
   const seconds = access.meter ? retryAfterSeconds(access.meter) : undefined;
   return seconds === undefined ? {} : { 'Retry-After': String(seconds) };
 }

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, type PlanLimits } from '../../../lambdas/core/domain/plans';
 import { effectiveLimit, type MeterState, minuteOfMonth } from '../../../lambdas/core/domain/quota';
-import { createDocumentClient, createMeteringClient } from '../../../lambdas/core/store/clients';
+import { createDocumentClient, createMeteringClient, STORE_CALL_LIMITS } from '../../../lambdas/core/store/clients';
+import { isStoreUnavailable } from '../../../lambdas/core/store/store-errors';
 import { usageKey } from '../../../lambdas/core/store/tables';
 import { UsageStore } from '../../../lambdas/core/store/usage-store';
 import { backends, freshTables, type TestTables } from '../../support/backends';
 import { attachDdbCounter } from '../../support/ddb-counter';
+import { startStoreProxy } from '../../support/store-proxy';
 
 const ms = (iso: string): number => Date.parse(iso);
 
@@ -208,6 +210,56 @@ describe.each(backends())('UsageStore on $name', (backend) => {
     expect(lost).toBe(1);
     expect(counter.snapshot()).toMatchObject({ writes: 2, failedConditions: 1 });
     expect(await store.getMonthUsed(accountId)).toBe(1);
+  });
+
+  describe("with the functions' clients (timeouts and two attempts) behind a proxy that loses answers", () => {
+    const failFastThrough = (endpoint: string) =>
+      createMeteringClient(createDocumentClient(endpoint, undefined, { failFast: true }), endpoint, { failFast: true });
+
+    it('counts once a write that was applied but whose answer timed out: the retry is refused by its slot', async () => {
+      const proxy = await startStoreProxy(backend.endpoint);
+      try {
+        const flaky = new UsageStore(failFastThrough(proxy.endpoint), tables.accountsTable, { clock });
+        const input = { accountId, limits: limits({}), countsTowardMonth: true };
+        proxy.mode = 'lose-next-write';
+        const started = Date.now();
+        expect(await flaky.admit({ ...input, requestId: 'lost-answer' })).toMatchObject({
+          verdict: 'admitted',
+          monthUsed: 1,
+        });
+        // The first attempt ran into the request timeout; the SDK's retry was refused by the request-id slot.
+        expect(Date.now() - started).toBeGreaterThanOrEqual(STORE_CALL_LIMITS.requestTimeoutMs - 50);
+        expect(proxy.operations.filter((op) => op === 'UpdateItem')).toHaveLength(2);
+        expect(proxy.mode).toBe('pass');
+        expect(await store.getMonthUsed(accountId)).toBe(1);
+        // The next request is counted as usual.
+        expect(await flaky.admit({ ...input, requestId: 'next' })).toMatchObject({ verdict: 'admitted', monthUsed: 2 });
+        expect(await store.getMonthUsed(accountId)).toBe(2);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('counts nothing when the store holds every attempt, and fails as unavailable within the two timeouts', async () => {
+      const proxy = await startStoreProxy(backend.endpoint);
+      try {
+        const stalled = new UsageStore(failFastThrough(proxy.endpoint), tables.accountsTable, { clock });
+        proxy.mode = 'hold';
+        const started = Date.now();
+        const error = await stalled
+          .admit({ accountId, limits: limits({}), countsTowardMonth: true, requestId: 'held' })
+          .catch((e: unknown) => e);
+        const elapsed = Date.now() - started;
+        expect(error).toMatchObject({ name: 'TimeoutError' });
+        expect(isStoreUnavailable(error)).toBe(true);
+        expect(proxy.operations).toEqual(['UpdateItem', 'UpdateItem']);
+        expect(elapsed).toBeGreaterThanOrEqual(2 * STORE_CALL_LIMITS.requestTimeoutMs - 50);
+        expect(elapsed).toBeLessThan(2 * STORE_CALL_LIMITS.requestTimeoutMs + 800);
+        expect(await store.getMonthUsed(accountId)).toBe(0);
+      } finally {
+        await proxy.close();
+      }
+    });
   });
 
   it('spends one write and no read on an admitted request, and two writes on a refused one', async () => {

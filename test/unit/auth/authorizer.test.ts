@@ -7,6 +7,7 @@ import {
   createAuthorizer,
   KEY_QUERY_PARAMETERS,
   type KeyLookup,
+  type StoreFailure,
 } from '../../../lambdas/core/auth/authorizer';
 import { generateApiKey } from '../../../lambdas/core/domain/api-key';
 import { ERROR_CATALOG } from '../../../lambdas/core/domain/errors';
@@ -29,8 +30,11 @@ type AccountRecord = NonNullable<Awaited<ReturnType<AccountLookup['findAccount']
 class FakeKeys implements KeyLookup {
   readonly records = new Map<string, { accountId: string; revokedAt?: string }>();
   readonly lookups: string[] = [];
+  /** Thrown by the next lookups, as a store that cannot be read throws. */
+  failure: unknown;
   async findKeyByHash(sha256: string) {
     this.lookups.push(sha256);
+    if (this.failure !== undefined) throw this.failure;
     const record = this.records.get(sha256);
     return record && { ...record };
   }
@@ -40,8 +44,10 @@ class FakeKeys implements KeyLookup {
 class FakeAccounts implements AccountLookup {
   readonly records = new Map<string, AccountRecord>();
   readonly lookups: string[] = [];
+  failure: unknown;
   async findAccount(accountId: string) {
     this.lookups.push(accountId);
+    if (this.failure !== undefined) throw this.failure;
     const record = this.records.get(accountId);
     return record && { ...record };
   }
@@ -50,10 +56,15 @@ class FakeAccounts implements AccountLookup {
 /** An admission that answers with a chosen verdict and remembers what it was asked. */
 class FakeAdmission implements Admission {
   verdict: MeterVerdict = 'admitted';
+  /** Thrown by admit and peek; `hang` never answers. */
+  failure: unknown;
+  hang = false;
   readonly calls: { accountId: string; limits: PlanLimits; countsTowardMonth: boolean; requestId?: string }[] = [];
   constructor(private readonly now: () => number) {}
   async admit(input: { accountId: string; limits: PlanLimits; countsTowardMonth: boolean; requestId?: string }) {
     this.calls.push(input);
+    if (this.hang) await new Promise(() => undefined);
+    if (this.failure !== undefined) throw this.failure;
     const state: MeterState = {
       verdict: this.verdict,
       plan: input.limits.name,
@@ -68,6 +79,7 @@ class FakeAdmission implements Admission {
   readonly peeks: string[] = [];
   async peek(accountId: string, limits: PlanLimits): Promise<MeterState> {
     this.peeks.push(accountId);
+    if (this.failure !== undefined) throw this.failure;
     return {
       verdict: 'admitted',
       plan: limits.name,
@@ -89,7 +101,15 @@ function setup() {
   const accounts = new FakeAccounts();
   const usage = new FakeAdmission(() => now);
   const outcomes: AuthorizerOutcome[] = [];
-  const authorizer = createAuthorizer({ keys, accounts, usage, clock, observe: (o) => outcomes.push(o) });
+  const unavailable: StoreFailure[] = [];
+  const authorizer = createAuthorizer({
+    keys,
+    accounts,
+    usage,
+    clock,
+    observe: (o) => outcomes.push(o),
+    onUnavailable: (failure) => unavailable.push(failure),
+  });
 
   function addKey(
     accountId: string,
@@ -113,6 +133,7 @@ function setup() {
     accounts,
     usage,
     outcomes,
+    unavailable,
     addKey,
     advance: (ms: number) => {
       now += ms;
@@ -510,5 +531,127 @@ describe('authorizer: secrecy of the key', () => {
       expect(observed).not.toContain(secret);
     }
     expect(t.outcomes).toHaveLength(cases.length);
+  });
+});
+
+describe('authorizer: the store cannot answer', () => {
+  const timeout = () => Object.assign(new Error('the store did not answer within 1000 ms'), { name: 'TimeoutError' });
+  const throttled = () =>
+    Object.assign(new Error('Throughput exceeds the current capacity'), {
+      name: 'ProvisionedThroughputExceededException',
+      $metadata: { httpStatusCode: 400 },
+    });
+  const refused = () => Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+
+  it('allows with verdict unavailable when the key cannot be looked up, and counts nothing', async () => {
+    const t = setup();
+    const key = t.addKey('acc-1');
+    t.keys.failure = timeout();
+    const result = await t.authorizer.authorize(event({ key }));
+    expect(effect(result)).toBe('Allow');
+    expect(result.principalId).toBe('anonymous');
+    expect(result.context).toEqual({ verdict: 'unavailable' });
+    expect(accessOf(result)).toEqual({ verdict: 'unavailable' });
+    expect(t.usage.calls).toHaveLength(0);
+    expect(t.outcomes).toEqual([]);
+    expect(t.unavailable).toEqual([{ stage: 'key', error: t.keys.failure }]);
+  });
+
+  it('answers unavailable when the account cannot be read, throttled past the retries', async () => {
+    const t = setup();
+    const key = t.addKey('acc-1');
+    t.accounts.failure = throttled();
+    const result = await t.authorizer.authorize(event({ key }));
+    expect(accessOf(result)).toEqual({ verdict: 'unavailable' });
+    expect(t.unavailable.map((f) => f.stage)).toEqual(['account']);
+    expect(t.usage.calls).toHaveLength(0);
+  });
+
+  it('answers unavailable when the admission write fails, naming the account it knows and nothing more', async () => {
+    const t = setup();
+    const key = t.addKey('acc-1', 'business');
+    t.usage.failure = refused();
+    const result = await t.authorizer.authorize(event({ key }));
+    expect(effect(result)).toBe('Allow');
+    expect(result.principalId).toBe('acc-1');
+    expect(result.context).toEqual({ verdict: 'unavailable', accountId: 'acc-1', plan: 'business' });
+    expect(t.unavailable).toEqual([{ stage: 'usage', accountId: 'acc-1', error: t.usage.failure }]);
+    expect(t.outcomes).toEqual([]);
+  });
+
+  it("answers unavailable when an inactive account's usage cannot be read", async () => {
+    const t = setup();
+    const key = t.addKey('acc-1', 'pro', { status: 'suspended' });
+    t.usage.failure = Object.assign(new Error('oops'), {
+      name: 'InternalServerError',
+      $metadata: { httpStatusCode: 500 },
+    });
+    const result = await t.authorizer.authorize(event({ key }));
+    expect(accessOf(result)?.verdict).toBe('unavailable');
+    expect(t.outcomes).toEqual([]);
+  });
+
+  it('still refuses a missing or malformed key with 401, and a key in the URL with 400, asking no store', async () => {
+    const t = setup();
+    t.keys.failure = timeout();
+    t.accounts.failure = timeout();
+    t.usage.failure = timeout();
+    expect((await t.authorizer.authorize(event())).context?.errorCode).toBe('missing-api-key');
+    expect((await t.authorizer.authorize(event({ key: 'fxr_garbage' }))).context?.errorCode).toBe('invalid-api-key');
+    const inUrl = await t.authorizer.authorize(event({ key: 'fxr_garbage', query: { api_key: 'x' } }));
+    expect(accessOf(inUrl)?.verdict).toBe('api-key-in-url');
+    expect(t.lookups()).toBe(0);
+    expect(t.unavailable).toEqual([]);
+  });
+
+  it('serves a cached key and account and fails only on the write, and recovers once the store answers', async () => {
+    const t = setup();
+    const key = t.addKey('acc-1');
+    expect(accessOf(await t.authorizer.authorize(event({ key })))?.verdict).toBe('admitted');
+    t.keys.failure = timeout();
+    t.accounts.failure = timeout();
+    t.usage.failure = timeout();
+    expect(accessOf(await t.authorizer.authorize(event({ key })))?.verdict).toBe('unavailable');
+    expect(t.unavailable.map((f) => f.stage)).toEqual(['usage']);
+    t.usage.failure = undefined;
+    expect(accessOf(await t.authorizer.authorize(event({ key })))?.verdict).toBe('admitted');
+    expect(t.lookups()).toBe(2);
+  });
+
+  it('throws what is not an outage (a missing table, a refused permission, a bug): API Gateway answers 500', async () => {
+    for (const failure of [
+      Object.assign(new Error('Requested resource not found'), {
+        name: 'ResourceNotFoundException',
+        $metadata: { httpStatusCode: 400 },
+      }),
+      Object.assign(new Error('not authorized'), { name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } }),
+      new TypeError('x is undefined'),
+    ]) {
+      const t = setup();
+      const key = t.addKey('acc-1');
+      t.usage.failure = failure;
+      await expect(t.authorizer.authorize(event({ key }))).rejects.toBe(failure);
+      expect(t.unavailable).toEqual([]);
+    }
+  });
+
+  it('answers unavailable at its deadline rather than running into the function timeout', async () => {
+    const t = setup();
+    const key = t.addKey('acc-1');
+    t.usage.hang = true;
+    const started = Date.now();
+    const result = await t.authorizer.authorize(event({ key }), { deadlineMs: 100 });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(effect(result)).toBe('Allow');
+    expect(result.context).toEqual({ verdict: 'unavailable' });
+    expect(t.unavailable).toEqual([{ stage: 'deadline' }]);
+  });
+
+  it('answers as usual when the decision ends before its deadline', async () => {
+    const t = setup();
+    const key = t.addKey('acc-1');
+    const result = await t.authorizer.authorize(event({ key }), { deadlineMs: 4_500 });
+    expect(accessOf(result)?.verdict).toBe('admitted');
+    expect(t.unavailable).toEqual([]);
   });
 });

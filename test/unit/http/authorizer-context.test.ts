@@ -43,9 +43,18 @@ describe('encodeAccess and decodeAccess', () => {
     expect(decodeAccess(encodeAccess({ verdict: 'api-key-in-url' }))).toEqual({ verdict: 'api-key-in-url' });
   });
 
+  it('round-trips an unavailable store in a small context: the verdict, and the account and plan when known', () => {
+    expect(encodeAccess({ verdict: 'unavailable' })).toEqual({ verdict: 'unavailable' });
+    expect(decodeAccess({ verdict: 'unavailable' })).toEqual({ verdict: 'unavailable' });
+    const known: Access = { verdict: 'unavailable', accountId: 'acc-4', plan: 'business' };
+    expect(encodeAccess(known)).toEqual({ verdict: 'unavailable', accountId: 'acc-4', plan: 'business' });
+    expect(decodeAccess(encodeAccess(known))).toEqual(known);
+  });
+
   it('round-trips every plan, override and count the authorizer can produce', () => {
     const arbitrary = fc.record({
-      verdict: fc.constantFrom(...VERDICTS.filter((v) => v !== 'api-key-in-url')),
+      // The verdicts that come with a meter: the key in the URL and an unavailable store are decided without one.
+      verdict: fc.constantFrom(...VERDICTS.filter((v) => v !== 'api-key-in-url' && v !== 'unavailable')),
       plan: fc.constantFrom(...PLAN_IDS),
       monthlyLimit: fc.option(fc.integer({ min: 0, max: 10 ** 12 }), { nil: undefined }),
       perMinute: fc.option(fc.integer({ min: 0, max: 10 ** 6 }), { nil: undefined }),

@@ -1,5 +1,10 @@
 import type { Access, Verdict } from '../../../lambdas/core/http/authorizer-context';
-import { meteringHeaders, refusalHeaders, verdictError } from '../../../lambdas/core/http/metering-headers';
+import {
+  meteringHeaders,
+  refusalHeaders,
+  STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+  verdictError,
+} from '../../../lambdas/core/http/metering-headers';
 import { METER_AT, proMeter } from '../../support/meter';
 
 describe('verdictError', () => {
@@ -17,6 +22,16 @@ describe('verdictError', () => {
     expect(error?.code).toBe(verdict);
     expect(error?.status).toBe(status);
     expect(error?.param).toBe(param);
+  });
+});
+
+describe('an unavailable store', () => {
+  it('is 503 service-unavailable with Retry-After: 5 and no rate-limit headers, since nothing was metered', () => {
+    const access: Access = { verdict: 'unavailable', accountId: 'acc-1', plan: 'pro' };
+    expect(verdictError(access)).toMatchObject({ code: 'service-unavailable', status: 503 });
+    expect(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS).toBe(5);
+    expect(refusalHeaders(access)).toEqual({ 'Retry-After': '5' });
+    expect(meteringHeaders(access)).toEqual({});
   });
 });
 

@@ -1,0 +1,60 @@
+/**
+ * Which DynamoDB failures mean "the store is down or overloaded right now" (answered 503 with Retry-After, so the
+ * client retries later) rather than "this deployment is wrong" (a missing table, a refused permission, a malformed
+ * request: a 500, which the operator must fix). Matched by name, code and status rather than by class, so errors
+ * that crossed a thread boundary, or came from another copy of the SDK, are judged alike. No SDK import: the
+ * endpoint functions' bundles stay free of it.
+ */
+
+/** Timeouts: the SDK's own (connection and request timeouts) and DynamoDB's. */
+const TIMEOUT_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+
+/** Throttling that outlasted the SDK's retries, and DynamoDB's server-side failures. */
+const OVERLOAD_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'ThrottlingException',
+  'Throttling',
+  'TooManyRequestsException',
+  'InternalServerError',
+  'InternalFailure',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+]);
+
+/** Node's network errors: the endpoint refused, reset, unreachable or unresolvable. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+]);
+
+interface ErrorShape {
+  name?: unknown;
+  code?: unknown;
+  cause?: unknown;
+  $metadata?: { httpStatusCode?: unknown };
+}
+
+/**
+ * True when a store call failed because the store could not answer in time or at all: a timeout, throttling
+ * after the SDK's retries, a network error, or a 5xx (a 429 too). Follows `cause` a few levels, as the SDK wraps.
+ */
+export function isStoreUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const e = error as ErrorShape;
+  const name = typeof e.name === 'string' ? e.name : '';
+  if (TIMEOUT_NAMES.has(name) || OVERLOAD_NAMES.has(name)) return true;
+  if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true;
+  const status = e.$metadata?.httpStatusCode;
+  if (typeof status === 'number' && (status >= 500 || status === 429)) return true;
+  return isStoreUnavailable(e.cause, depth + 1);
+}
