@@ -109,6 +109,9 @@ export class FxratesFunction extends Construct {
         externalModules: [...BUNDLE_OPTIONS.externalModules],
         mainFields: [...BUNDLE_OPTIONS.mainFields],
         esbuildArgs: { '--alias': Object.entries(functionAliases(props.name)).map(([from, to]) => `${from}=${to}`) },
+        // The X-Ray SDK is loaded by a dynamic import only when tracing is on (lambdas/core/store/xray.ts), so it is
+        // never in a bundle; a traced function gets it installed beside its bundle instead.
+        nodeModules: this.tracing ? ['aws-xray-sdk-core'] : [],
         forceDockerBundling: false,
       },
     });

@@ -349,8 +349,11 @@ export function createLocalGateway(options: LocalGatewayOptions) {
       verdict = await options.authorizer(authorizerEvent, lambdaContext('authorizer', requestId));
     } catch (error) {
       if (error instanceof Error && error.message === 'Unauthorized') return renderGateway('UNAUTHORIZED', requestId);
+      // API Gateway answers a Lambda authorizer that fails (throws, times out) with AUTHORIZER_CONFIGURATION_ERROR.
+      // The authorizer throws only for faults of the deployment (a missing table, a refused permission); a store
+      // outage is its `unavailable` verdict, which the endpoint renders as 503.
       options.onError?.(error, requestId);
-      return renderGateway('AUTHORIZER_FAILURE', requestId);
+      return renderGateway('AUTHORIZER_CONFIGURATION_ERROR', requestId);
     }
     const context = stringifyContext(verdict.context);
     if (!policyAllows(verdict, methodArn)) {

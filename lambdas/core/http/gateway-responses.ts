@@ -64,8 +64,10 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
     headers: { 'Retry-After': "'1'" },
   },
   { type: 'QUOTA_EXCEEDED', status: 429, template: envelope('quota-exceeded') },
-  // The authorizer fails when its store cannot be reached: a dependency down, so clients should retry.
+  // API Gateway's answer when it cannot use an authorizer's result; a store outage never gets here (the authorizer
+  // answers it with its `unavailable` verdict, rendered 503 by the endpoint), so a retry may still succeed.
   { type: 'AUTHORIZER_FAILURE', status: 503, template: envelope('service-unavailable') },
+  // A Lambda authorizer that throws or times out: a fault of the deployment (a missing table, a refused permission).
   { type: 'AUTHORIZER_CONFIGURATION_ERROR', status: 500, template: envelope('internal-error') },
   { type: 'BAD_REQUEST_PARAMETERS', status: 400, template: envelope('invalid-parameter') },
   { type: 'BAD_REQUEST_BODY', status: 400, template: envelope('invalid-parameter', 'Requests take no body.') },

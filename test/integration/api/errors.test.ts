@@ -241,14 +241,14 @@ describe('unexpected failures', () => {
     expect(response.headers).toMatchObject({ 'X-Request-Id': 'req-1', 'Cache-Control': 'no-store' });
   });
 
-  it('returns 503 service-unavailable when the accounts store cannot be read by the authorizer', async () => {
+  it('returns 500 internal-error, as API Gateway does for a failing authorizer, when the accounts table is gone', async () => {
     const api = await startTestApi({ loadRates: false });
     try {
       const { key } = await api.newKey('pro');
       await api.service.client.send(new DeleteTableCommand({ TableName: api.service.accounts.tableName }));
       const r = await api.get('rates/latest', key);
-      expect(r.status).toBe(503);
-      expect(r.json().error?.code).toBe('service-unavailable');
+      expect(r.status).toBe(500);
+      expect(r.json().error?.code).toBe('internal-error');
       expect(r.headers.get('x-request-id')).toBeTruthy();
     } finally {
       await api.close();
