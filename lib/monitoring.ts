@@ -574,34 +574,24 @@ export class Monitoring extends Construct {
         height: 6,
       }),
     );
+    const topAccounts: [string, cloudwatch.CfnInsightRule, 'Sum' | 'Maximum', Duration][] = [
+      ['Top accounts by requests', this.insightRules.requests, 'Sum', fiveMinutes],
+      ['Top accounts by refusals (and why)', this.insightRules.refusals, 'Sum', fiveMinutes],
+      ['Accounts by share of their monthly limit (%)', this.insightRules.quota, 'Maximum', Duration.minutes(1)],
+    ];
     this.dashboard.addWidgets(
-      new ContributorInsightsWidget({
-        title: 'Top accounts by requests',
-        ruleName: this.insightRules.requests.attrRuleName,
-        region: stack.region,
-        orderBy: 'Sum',
-        period: fiveMinutes,
-        width: 8,
-        height: 8,
-      }),
-      new ContributorInsightsWidget({
-        title: 'Top accounts by refusals (and why)',
-        ruleName: this.insightRules.refusals.attrRuleName,
-        region: stack.region,
-        orderBy: 'Sum',
-        period: fiveMinutes,
-        width: 8,
-        height: 8,
-      }),
-      new ContributorInsightsWidget({
-        title: 'Accounts by share of their monthly limit (%)',
-        ruleName: this.insightRules.quota.attrRuleName,
-        region: stack.region,
-        orderBy: 'Maximum',
-        period: Duration.minutes(1),
-        width: 8,
-        height: 8,
-      }),
+      ...topAccounts.map(
+        ([title, rule, orderBy, period]) =>
+          new ContributorInsightsWidget({
+            title,
+            ruleName: rule.attrRuleName,
+            region: stack.region,
+            orderBy,
+            period,
+            width: 8,
+            height: 8,
+          }),
+      ),
     );
     this.dashboard.addWidgets(
       new cloudwatch.LogQueryWidget({

@@ -20,6 +20,7 @@ import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_NAMES, type FunctionName, func
 import { FUNCTION_DEFAULTS, type FxratesFunction } from '../../lib/fxrates-function';
 import {
   logicalIdOf,
+  policyStatementsOf,
   propsOf,
   type Resources,
   renderJoin,
@@ -533,26 +534,11 @@ describe('tables', () => {
 });
 
 describe('IAM (checked on the synthesized policies)', () => {
-  interface Statement {
-    Effect: string;
-    Action: string[];
-    Resource: unknown[];
-  }
   const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'].map(
     (a) => `dynamodb:${a}`,
   );
 
-  function statementsOf(fn: FxratesFunction): Statement[] {
-    const roleId = logicalIdOf(fn.role);
-    return Object.values(resourcesOf(s.service, 'AWS::IAM::Policy'))
-      .filter((p) => JSON.stringify(p.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
-      .flatMap((p) => (propsOf(p).PolicyDocument as { Statement: Record<string, unknown>[] }).Statement)
-      .map((st) => ({
-        Effect: String(st.Effect),
-        Action: ([] as string[]).concat(st.Action as string | string[]),
-        Resource: ([] as unknown[]).concat(st.Resource),
-      }));
-  }
+  const statementsOf = (fn: FxratesFunction) => policyStatementsOf(s.service, fn.role);
 
   /**
    * Which table an imported ARN names, resolved through the data stack's exports; an index ARN (the table's

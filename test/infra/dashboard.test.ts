@@ -24,6 +24,7 @@ import {
   type DeployedFile,
   deployedFiles,
   logicalIdOf,
+  policyStatementsOf,
   propsOf,
   renderJoin,
   resourcesOf,
@@ -251,23 +252,7 @@ describe('dashboard API', () => {
 });
 
 describe('dashboard functions', () => {
-  interface Statement {
-    Effect: string;
-    Action: string[];
-    Resource: unknown[];
-  }
-
-  function statementsOf(fn: FxratesFunction): Statement[] {
-    const roleId = logicalIdOf(fn.role);
-    return Object.values(resourcesOf(s.service, 'AWS::IAM::Policy'))
-      .filter((p) => JSON.stringify(p.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
-      .flatMap((p) => (propsOf(p).PolicyDocument as { Statement: Record<string, unknown>[] }).Statement)
-      .map((st) => ({
-        Effect: String(st.Effect),
-        Action: ([] as string[]).concat(st.Action as string | string[]),
-        Resource: ([] as unknown[]).concat(st.Resource),
-      }));
-  }
+  const statementsOf = (fn: FxratesFunction) => policyStatementsOf(s.service, fn.role);
 
   /** `accounts`, `rates`, or `accounts/index/NAME`, from an imported table ARN or one joined with an index path. */
   function target(resource: unknown): string {

@@ -114,6 +114,26 @@ function marker(value: unknown): string {
   return '<intrinsic>';
 }
 
+/** One statement of a role's policies, its action and resource lists normalised to arrays. */
+export interface PolicyStatement {
+  Effect: string;
+  Action: string[];
+  Resource: unknown[];
+}
+
+/** Every statement of the policies attached to one role in the template. */
+export function policyStatementsOf(template: Template, role: IConstruct): PolicyStatement[] {
+  const roleId = logicalIdOf(role);
+  return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
+    .flatMap((p) => (propsOf(p).PolicyDocument as { Statement: Record<string, unknown>[] }).Statement)
+    .map((st) => ({
+      Effect: String(st.Effect),
+      Action: ([] as string[]).concat(st.Action as string | string[]),
+      Resource: ([] as unknown[]).concat(st.Resource),
+    }));
+}
+
 export interface DeployedFile {
   content: string;
   /** Deploy-time values: BucketDeployment replaces each marker in `content` with what CloudFormation resolves. */

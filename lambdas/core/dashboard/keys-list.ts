@@ -12,7 +12,8 @@ export const endpoint = defineDashboardEndpoint<DashboardDeps>({
     (deps) =>
     async ({ owner }) => {
       const account = await deps.accounts.provisionOwnedAccount(owner);
-      const keys = await deps.accounts.listKeys(account.accountId);
+      // The account was just read (and created if new): the key query alone, not a second account read.
+      const keys = await deps.accounts.keysOf(account.accountId);
       const reason = cannotCreateReason(account);
       return dashboardResponse(
         {

@@ -577,16 +577,22 @@ export class AccountsStore extends AccountsReadStore {
 
   /** Every key of the account, revoked ones included, oldest first. */
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
-    const [account, items] = await Promise.all([
+    const [account, keys] = await Promise.all([
       this.findAccount(accountId, { consistent: true }),
-      this.queryAll({
-        TableName: this.tableName,
-        IndexName: KEY_INDEX_BY_ACCOUNT,
-        KeyConditionExpression: 'key_account_id = :id',
-        ExpressionAttributeValues: { ':id': accountId },
-      }),
+      this.keysOf(accountId),
     ]);
     if (!account) throw new UnknownAccountError(accountId);
+    return keys;
+  }
+
+  /** The keys of an account the caller has just read (the dashboard), oldest first: the query alone. */
+  async keysOf(accountId: string): Promise<ApiKeyRecord[]> {
+    const items = await this.queryAll({
+      TableName: this.tableName,
+      IndexName: KEY_INDEX_BY_ACCOUNT,
+      KeyConditionExpression: 'key_account_id = :id',
+      ExpressionAttributeValues: { ':id': accountId },
+    });
     return items
       .map(keyFromItem)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
