@@ -31,8 +31,8 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
     'spaces), or not `0 < amount < 1000000000000`.',
   'invalid-date': '`date` is not `YYYY-MM-DD`, not a real calendar day (`2023-02-30`), or after today (UTC).',
   'invalid-parameter':
-    'Any other malformed input: a parameter given twice, a value longer than 64 characters, or a request too ' +
-    'large to read.',
+    'Any other malformed input: a parameter given twice, a value longer than 64 characters, a request too ' +
+    'large to read, or one with more than 2,000 header fields ("The request has too many headers.").',
   'api-key-in-url':
     'A query parameter named `api_key`, `apikey`, `key`, `access_key` or `x-api-key` (any case) is present, even ' +
     'beside a valid header. Keys belong in the `X-API-Key` header only.',
@@ -57,7 +57,9 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
     'data).',
   'not-found': 'An unknown path or method.',
   'unsupported-currency':
-    'A currency code, in any position, that is not supported. Lower-case codes are accepted and upper-cased first.',
+    'A currency code, in any position, that is not supported. Lower-case codes are accepted and upper-cased first. ' +
+    'The message echoes the code as sent: letters, digits and marks of any script as they are, any other ' +
+    'character (controls, bidi and zero-width characters) as `\\u{XXXX}`.',
   'unsupported-locale': '`locale` other than `en` or `de`.',
   'rate-limit-exceeded':
     "The account's per-minute limit is used up (the UTC calendar minute), or the stage-wide throttle refused the " +
