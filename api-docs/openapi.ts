@@ -17,6 +17,9 @@ import { formatTimestamp } from '../lambdas/core/domain/dates';
 import { ApiError, ERROR_CATALOG, type ErrorCode } from '../lambdas/core/domain/errors';
 import { PLAN_IDS, PLANS } from '../lambdas/core/domain/plans';
 import { dailyUsage, effectiveLimit, monthKey, quotaReport } from '../lambdas/core/domain/quota';
+import { SOURCE_IDS } from '../lambdas/core/domain/rates';
+import { SOURCE_SCHEDULES } from '../lambdas/core/domain/source-schedule';
+import { RECENT_FALLBACK_CACHE_CONTROL } from '../lambdas/core/endpoints/history';
 import {
   DASHBOARD_BASE_PATH,
   DASHBOARD_CACHE_CONTROL,
@@ -36,6 +39,7 @@ import {
   ROUTES,
   type RouteDefinition,
   type RouteId,
+  TIMESERIES_CACHE_CONTROL,
 } from '../lambdas/core/http/routes';
 import {
   type Account,
@@ -66,6 +70,8 @@ import {
   NEW_KEY_REQUEST_SCHEMA,
   ref,
   successSchemaName,
+  TIMESERIES_CSV_EXAMPLE,
+  TIMESERIES_CSV_SCHEMA,
 } from './schemas';
 
 const SAMPLE_AT = Date.parse('2026-09-30T12:00:19Z');
@@ -108,7 +114,11 @@ export type ParameterObject = {
 export type ResponseObject = {
   description: string;
   headers?: Record<string, HeaderObject | { $ref: string }>;
-  content?: { 'application/json': { schema: JsonSchema; example?: unknown; examples?: Record<string, unknown> } };
+  content?: {
+    'application/json': { schema: JsonSchema; example?: unknown; examples?: Record<string, unknown> };
+    /** The time series' CSV variant. */
+    'text/csv'?: { schema: JsonSchema; example?: unknown };
+  };
   /** An extension: the error codes this response can carry, for the reference page and the tests. */
   'x-error-codes'?: ErrorCode[];
 };
@@ -151,6 +161,8 @@ const OPERATIONS: Readonly<Record<RouteId, { tag: keyof typeof TAGS; notes: stri
     example: {
       base: 'USD',
       updated_at: '2026-09-29T14:00:00Z',
+      published_at: '2026-09-29T14:00:00Z',
+      next_update_at: '2026-09-30T14:00:00Z',
       rates: { CHF: 0.79861, EUR: 0.85411, GBP: 0.74268, JPY: 147.61, USD: 1 },
     },
   },
@@ -159,16 +171,62 @@ const OPERATIONS: Readonly<Record<RouteId, { tag: keyof typeof TAGS; notes: stri
     notes:
       '`amount` and `converted` appear only when `amount` is given. `converted` is `amount × rate` with the ' +
       'rate as shown, computed in decimal arithmetic and rounded half-even to 6 decimal places.',
-    example: { base: 'USD', target: 'JPY', rate: 147.61, amount: 250, converted: 36902.5 },
+    example: {
+      base: 'USD',
+      target: 'JPY',
+      rate: 147.61,
+      amount: 250,
+      converted: 36902.5,
+      published_at: '2026-09-29T14:00:00Z',
+    },
   },
   history: {
     tag: 'Rates',
     notes:
-      "The rate of that day's snapshot, with no fallback to an earlier day. Free: not included (403). Pro: " +
+      "The rate of that day's snapshot, with no fallback to an earlier day unless `fallback=previous` is given. " +
+      'Free: not included (403). Pro: ' +
       'dates from one year before today (UTC, same month and day). Business: every day with data, the ECB ' +
       'history since 1999-01-04. Order of checks: a currency that is not supported (422) comes before the plan ' +
-      '(403), which comes before the data (404).',
-    example: { base: 'USD', target: 'CHF', date: '2026-04-13', rate: 0.81543 },
+      '(403), which comes before the data (404).\n\n' +
+      '**Weekends and holidays.** The ECB publishes its reference rates on TARGET business days only, around ' +
+      '16:00 CET: not on Saturdays, Sundays, 1 January, Good Friday, Easter Monday, 1 May, 25 and 26 December. ' +
+      'currency-api publishes every day. So a weekend or holiday has no ECB row, and a currency only the ECB ' +
+      'quotes that day has no rate: 404 `no-data-available`. With `fallback=previous` such a day answers with ' +
+      'the nearest earlier day that has a rate for the pair, at most 7 days back: `date` stays the requested ' +
+      'day and `effective_date` names the day served (equal to `date` when it has a rate). Nothing within 7 ' +
+      'days is still 404. The plan judges the requested date, so a Pro request on the first day of its window ' +
+      'may be served a day before it. The requested day is read first; only when it lacks the pair are the 7 ' +
+      'days before it read, together (8 reads at most, each cached).\n\n' +
+      '**Caching.** An answer that fell back, for a day at most 7 days before today (UTC), can change when that ' +
+      "day's rate arrives late, so it carries `Cache-Control: private, max-age=3600` instead of the immutable " +
+      'policy; older answers are final.',
+    example: {
+      base: 'USD',
+      target: 'CHF',
+      date: '2026-04-13',
+      rate: 0.81543,
+      published_at: '2026-04-13T14:00:00Z',
+    },
+  },
+  convert: {
+    tag: 'Rates',
+    notes:
+      'One call, one counted request, for up to 50 targets, all from the same latest snapshot. Each `rate` is ' +
+      "what the pair endpoint answers for `from`/target, and each `converted` is the pair endpoint's " +
+      '`converted`: `amount × rate` with the rate as shown, in decimal arithmetic, rounded half-even to 6 decimal ' +
+      'places. `amount` and `converted` appear only when `amount` is given. A target equal to `from` has rate 1. ' +
+      'With several faults, a malformed item (400) comes before an unsupported one (422), and within each kind ' +
+      'the first item in `to` is named.',
+    example: {
+      base: 'USD',
+      amount: 250,
+      published_at: '2026-09-29T14:00:00Z',
+      conversions: [
+        { target: 'EUR', rate: 0.85411, converted: 213.5275 },
+        { target: 'JPY', rate: 147.61, converted: 36902.5 },
+        { target: 'GBP', rate: 0.74268, converted: 185.67 },
+      ],
+    },
   },
   currencies: {
     tag: 'Currencies',
@@ -184,6 +242,41 @@ const OPERATIONS: Readonly<Record<RouteId, { tag: keyof typeof TAGS; notes: stri
       rate: 0.86955,
       base_detail: { name: 'Euro', symbol: '€' },
       target_detail: { name: 'British Pound', symbol: '£' },
+      published_at: '2026-09-29T14:00:00Z',
+    },
+  },
+  timeseries: {
+    tag: 'Rates',
+    notes:
+      'One entry per day from `start` to `end` on which both currencies have a rate (no rows are invented for ' +
+      'weekends or holidays), ascending; each rate is exactly what history answers for that pair and day. ' +
+      '`summary`: the first and last entries, `change` (`last − first`, exact) and `change_pct` (`change / first ' +
+      '× 100`, rounded half-even to 4 places), and the lowest and highest rates with their days (on a tie, the ' +
+      'earliest). At most 366 days, both ends included. Free: not included (403). Pro: the whole range within one ' +
+      'year before today (UTC, same month and day), judged by `start`. Business: every day since 1999-01-04. ' +
+      'Order of checks: malformed input (400) before an unsupported currency (422), then the plan (403), then the ' +
+      'data (404, when no day of the range has a rate for the pair). `format=csv`, or `Accept: text/csv` without ' +
+      '`format`, returns `text/csv` (`date,rate` rows after a header, CRLF line ends) as an attachment named ' +
+      '`<FROM>-<TO>-<start>-<end>.csv`; both variants carry `Vary: Accept` and have different `ETag`s; errors ' +
+      'are JSON either way. Cost: at most 4 reads of the rate store when nothing is cached (one per currency and ' +
+      'calendar year), none once cached.',
+    example: {
+      base: 'USD',
+      target: 'JPY',
+      start: '2026-09-28',
+      end: '2026-09-29',
+      rates: [
+        { date: '2026-09-28', rate: 150.21 },
+        { date: '2026-09-29', rate: 149.87 },
+      ],
+      summary: {
+        first: { date: '2026-09-28', rate: 150.21 },
+        last: { date: '2026-09-29', rate: 149.87 },
+        change: -0.34,
+        change_pct: -0.2263,
+        min: { date: '2026-09-29', rate: 149.87 },
+        max: { date: '2026-09-28', rate: 150.21 },
+      },
     },
   },
   quota: {
@@ -192,6 +285,28 @@ const OPERATIONS: Readonly<Record<RouteId, { tag: keyof typeof TAGS; notes: stri
       'The key identifies the account. The figures include this request. `meta.timestamp` is when the response ' +
       'was made.',
     example: quotaReport(PLANS.pro, SAMPLE_MONTH_USED, SAMPLE_AT),
+  },
+  sources: {
+    tag: 'Rates',
+    notes:
+      'Each configured upstream source, in order of precedence: its schedule, its last successful fetch, the ' +
+      'newest day it published with when, the currencies it provides that day, and whether the latest rates ' +
+      'currently hold a quote from it. Ingestion records a source after every run it delivered in; a source that ' +
+      'fails keeps the facts of its last success. The facts are read at most once a minute, so they can trail a ' +
+      'run by up to 60 s. Any plan.',
+    example: {
+      sources: SOURCE_IDS.map((id) => ({
+        id,
+        name: SOURCE_SCHEDULES[id].name,
+        schedule: SOURCE_SCHEDULES[id].schedule,
+        origin: 'upstream',
+        last_fetch_at: '2026-09-30T06:00:04Z',
+        last_published_date: id === 'ecb' ? '2026-09-29' : '2026-09-30',
+        last_published_at: id === 'ecb' ? '2026-09-29T14:00:00Z' : '2026-09-30T00:00:00Z',
+        currencies: id === 'ecb' ? ['AUD', 'CHF', 'GBP', 'JPY', 'USD'] : ['AED', 'AUD', 'CHF', 'GBP', 'USD'],
+        feeds_latest: true,
+      })),
+    },
   },
 };
 
@@ -262,6 +377,31 @@ function cacheControl(value: string, description: string): HeaderObject {
   return { description, schema: { type: 'string', const: value }, required: true };
 }
 
+/** Answers of a route that carry a shorter Cache-Control than its registry entry's, and when. */
+const SHORTER_CACHE_CONTROL: Partial<Record<RouteId, { value: string; when: string }>> = {
+  history: {
+    value: RECENT_FALLBACK_CACHE_CONTROL,
+    when:
+      'an answer that fell back (`fallback=previous`, `effective_date` before `date`) for a day at most 7 days ' +
+      "before today (UTC): that day's rate may still arrive",
+  },
+  timeseries: {
+    value: TIMESERIES_CACHE_CONTROL.recent,
+    when: 'a range whose `end` is at most 7 days before today (UTC): those days can still gain currencies',
+  },
+};
+
+/** The Cache-Control header of a route's success: its registry value, or either value where one is shorter. */
+function successCacheControl(route: RouteDefinition & { cacheControl: string }): HeaderObject {
+  const shorter = SHORTER_CACHE_CONTROL[route.id];
+  if (!shorter) return cacheControl(route.cacheControl, 'How long to cache.');
+  return {
+    description: `How long to cache: \`${shorter.value}\` for ${shorter.when}; otherwise \`${route.cacheControl}\`.`,
+    schema: { type: 'string', enum: [route.cacheControl, shorter.value] },
+    required: true,
+  };
+}
+
 function meteringHeaderRefs(): Record<string, { $ref: string }> {
   return Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, headerRef(name)]));
 }
@@ -295,9 +435,10 @@ function operationDescription(route: RouteDefinition): string {
       ? '- Counts toward the per-minute limit and the monthly quota, whatever its status.'
       : '- Counts toward the per-minute limit only, and is answered even when the month is used up.',
   );
+  const shorter = SHORTER_CACHE_CONTROL[route.id];
   lines.push(
     route.cacheControl
-      ? `- Success carries \`Cache-Control: ${route.cacheControl}\`.`
+      ? `- Success carries \`Cache-Control: ${route.cacheControl}\`${shorter ? ` (\`${shorter.value}\` for ${shorter.when})` : ''}.`
       : '- Success carries no `Cache-Control`.',
   );
   if (route.etag) lines.push('- Success carries an `ETag`; a matching `If-None-Match` gets 304 with no body.');
@@ -356,8 +497,22 @@ function errorResponse(
 
 function responsesOf(route: RouteDefinition): Record<string, ResponseObject> {
   const successHeaders: NonNullable<ResponseObject['headers']> = {};
-  if (route.cacheControl) successHeaders['Cache-Control'] = cacheControl(route.cacheControl, 'How long to cache.');
+  if (route.cacheControl)
+    successHeaders['Cache-Control'] = successCacheControl({ ...route, cacheControl: route.cacheControl });
   if (route.etag) successHeaders.ETag = headerRef('ETag');
+  if (route.id === 'timeseries') {
+    successHeaders.Vary = {
+      description: 'The body depends on `Accept` (CSV or JSON), on both variants.',
+      schema: { type: 'string', const: 'Accept' },
+      required: true,
+    };
+    successHeaders['Content-Disposition'] = {
+      description: 'CSV only: `attachment; filename="<FROM>-<TO>-<start>-<end>.csv"`.',
+      schema: { type: 'string' },
+      required: false,
+      example: 'attachment; filename="USD-JPY-2026-09-28-2026-09-29.csv"',
+    };
+  }
   successHeaders['X-Request-Id'] = headerRef('X-Request-Id');
   Object.assign(successHeaders, meteringHeaderRefs());
 
@@ -369,7 +524,12 @@ function responsesOf(route: RouteDefinition): Record<string, ResponseObject> {
     '200': {
       description: 'OK.',
       headers: successHeaders,
-      content: { 'application/json': { schema: ref(successSchemaName(route.id)), example } },
+      content: {
+        'application/json': { schema: ref(successSchemaName(route.id)), example },
+        ...(route.id === 'timeseries'
+          ? { 'text/csv': { schema: TIMESERIES_CSV_SCHEMA, example: TIMESERIES_CSV_EXAMPLE } }
+          : {}),
+      },
     },
   };
   if (route.etag) {

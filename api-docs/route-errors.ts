@@ -29,10 +29,14 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
   'invalid-amount':
     '`amount` is not a plain decimal (digits, optional `.` and fraction digits; no sign, exponent, separators or ' +
     'spaces), or not `0 < amount < 1000000000000`.',
-  'invalid-date': '`date` is not `YYYY-MM-DD`, not a real calendar day (`2023-02-30`), or after today (UTC).',
+  'invalid-date':
+    '`date` (the time series: `start` or `end`, named in `param`) is not `YYYY-MM-DD`, not a real calendar day ' +
+    '(`2023-02-30`), or after today (UTC).',
   'invalid-parameter':
-    'Any other malformed input: a parameter given twice, a value longer than 64 characters, a request too ' +
-    'large to read, or one with more than 2,000 header fields ("The request has too many headers.").',
+    'Any other malformed input: a parameter given twice, a value longer than 64 characters, a `fallback` other ' +
+    'than `previous` or an `expand` other than `sources` (empty included), a time series without `start` or ' +
+    '`end`, with `start` after `end` (`param`: `start`), over more than 366 days (`param`: `end`) or with a ' +
+    '`format` other than `json` or `csv`, a request too large to read, or one with more than 2,000 header fields ("The request has too many headers.").',
   'api-key-in-url':
     'A query parameter named `api_key`, `apikey`, `key`, `access_key` or `x-api-key` (any case) is present, even ' +
     'beside a valid header. Keys belong in the `X-API-Key` header only.',
@@ -47,14 +51,15 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
     'Dashboard API only: creating a key while the account holds the most active keys its plan allows (Free: 1).',
   'plan-upgrade-required':
     'Historical rates on the Free plan, or a date older than one year on the Pro plan (Business has the full ' +
-    'history since 1999-01-04).',
+    'history since 1999-01-04); a time series on Pro must lie wholly in that year (`param`: `start`).',
   'request-blocked':
     'Deployed with the web firewall (the default on AWS): the source address is on the AWS IP reputation list, or ' +
     'the request matched the AWS common rule set (for example an oversized body or a script in a parameter). Too ' +
     'many requests with one key or from one address get 429 `rate-limit-exceeded` from the firewall instead.',
   'no-data-available':
     'A supported pair and a valid date, but no rate that day (a weekend, a holiday, a day before a currency had ' +
-    'data).',
+    'data); with `fallback=previous`, no rate that day nor on any of the 7 days before it; for a time series, ' +
+    'no day of the range with a rate for the pair.',
   'not-found': 'An unknown path or method.',
   'unsupported-currency':
     'A currency code, in any position, that is not supported. Lower-case codes are accepted and upper-cased first. ' +
@@ -92,8 +97,12 @@ const ENDPOINT_ERRORS: Readonly<Record<RouteId, readonly ErrorCode[]>> = {
   history: ['plan-upgrade-required', 'no-data-available', 'service-unavailable'],
   currencies: ['service-unavailable'],
   enriched: ['service-unavailable'],
+  convert: ['service-unavailable'],
   // Rendered from the authorizer's figures alone: no store read that could fail.
   quota: [],
+  timeseries: ['plan-upgrade-required', 'no-data-available', 'service-unavailable'],
+  // The status item and LATEST, read from the store (cached for 60 s).
+  sources: ['service-unavailable'],
 };
 
 /**

@@ -16,6 +16,7 @@ import {
 import { ERROR_CATALOG, type ErrorCode } from '../lambdas/core/domain/errors';
 import { PLAN_IDS, PLANS } from '../lambdas/core/domain/plans';
 import type { DayUsage, QuotaReport } from '../lambdas/core/domain/quota';
+import { SOURCE_IDS } from '../lambdas/core/domain/rates';
 import type { DashboardRouteId } from '../lambdas/core/http/dashboard-routes';
 import type { RouteId } from '../lambdas/core/http/routes';
 
@@ -66,6 +67,37 @@ const BASICS: Record<string, JsonSchema> = {
     description: 'ISO 8601 UTC timestamp, `YYYY-MM-DDTHH:MM:SSZ`.',
     examples: ['2026-09-29T14:00:00Z'],
   },
+  SourceId: {
+    type: 'string',
+    enum: [...SOURCE_IDS],
+    description:
+      "An upstream source: `ecb`, the European Central Bank's euro reference rates (TARGET business days around " +
+      '16:00 CET), or `currency-api`, which publishes every day at 00:00 UTC.',
+    examples: ['ecb'],
+  },
+  QuoteSources: {
+    type: 'object',
+    description:
+      'Only with `expand=sources`: each currency involved, except EUR, to the upstream source of its quote against ' +
+      'the euro, for citing it. EUR has no entry: it is the pivot both sources quote against, so no source quotes it.',
+    propertyNames: { pattern: CODE_PATTERN },
+    additionalProperties: { $ref: '#/components/schemas/SourceId' },
+    examples: [{ USD: 'ecb', JPY: 'ecb', AED: 'currency-api' }],
+  },
+  Day: {
+    type: 'string',
+    format: 'date',
+    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+    description: 'A calendar day, `YYYY-MM-DD`.',
+    examples: ['2026-09-29'],
+  },
+  SeriesPoint: object<{ date: string; rate: number }>(
+    {
+      date: { $ref: '#/components/schemas/Day' },
+      rate: { $ref: '#/components/schemas/Rate' },
+    },
+    ['date', 'rate'],
+  ),
   CurrencyDetail: object<{ name: string; symbol: string }>(
     {
       name: { type: 'string', description: 'Name of the currency (CLDR) in the requested locale.', examples: ['Euro'] },
@@ -80,6 +112,15 @@ const BASICS: Record<string, JsonSchema> = {
 };
 
 type QuotaFigures = QuotaReport['quota'];
+
+/** `published_at` of the rate responses: the publication of the snapshot the rates come from. */
+const publishedAt = (which: string): JsonSchema => ({
+  ...ref('Timestamp'),
+  description:
+    `When the rates served were published upstream: ${which}. An ECB day is published at 16:00 Europe/Berlin, ` +
+    'a currency-api day at 00:00 UTC; with both, the newer.',
+});
+const LATEST_PUBLICATION = 'the latest snapshot, the same instant as `updated_at` of the latest rates';
 
 /** The `data` of each route's successful response. */
 const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
@@ -102,8 +143,22 @@ const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
           minProperties: 1,
           examples: [{ EUR: 0.86187291, GBP: 0.74561, JPY: 147.52, USD: 1 }],
         },
+        published_at: publishedAt('the latest snapshot; always equal to `updated_at`'),
+        next_update_at: {
+          ...ref('Timestamp'),
+          description:
+            'When the service expects the next update: the earliest next scheduled publication, after now, of ' +
+            'the sources feeding these rates (ECB: the next TARGET business day at 16:00 Europe/Berlin; ' +
+            'currency-api: the next 00:00 UTC). Ingestion runs on a schedule after it, so the new rates can ' +
+            'appear somewhat later.',
+        },
+        sources: {
+          ...ref('QuoteSources'),
+          description:
+            'Only with `expand=sources`: every code of `rates` except EUR to the source of its quote against the euro. EUR has no entry: it is the pivot both sources quote against.',
+        },
       },
-      ['base', 'updated_at', 'rates'],
+      ['base', 'updated_at', 'published_at', 'next_update_at', 'rates'],
     ),
   },
   pair: {
@@ -128,8 +183,10 @@ const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
             'places; only when `amount` was given.',
           examples: [36880],
         },
+        published_at: publishedAt(LATEST_PUBLICATION),
+        sources: ref('QuoteSources'),
       },
-      ['base', 'target', 'rate'],
+      ['base', 'target', 'rate', 'published_at'],
       { dependentRequired: { amount: ['converted'], converted: ['amount'] } },
     ),
   },
@@ -140,9 +197,71 @@ const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
         base: code('The `from` currency.', 'USD'),
         target: code('The `to` currency.', 'CHF'),
         date: { type: 'string', format: 'date', description: 'The requested day.', examples: ['2026-04-13'] },
-        rate: { ...ref('Rate'), description: "The rate of that day's snapshot; never an earlier day's." },
+        effective_date: {
+          type: 'string',
+          format: 'date',
+          description:
+            'Only with `fallback=previous`: the day whose rate is served, `date` itself when that day has a rate, ' +
+            'else the nearest of the 7 days before it that has one.',
+          examples: ['2026-04-10'],
+        },
+        rate: {
+          ...ref('Rate'),
+          description:
+            "The rate of the day's snapshot; without `fallback`, never an earlier day's. With " +
+            "`fallback=previous`, the rate of `effective_date`'s snapshot.",
+        },
+        published_at: publishedAt("the served day's snapshot (`effective_date`'s with a fallback)"),
+        sources: {
+          ...ref('QuoteSources'),
+          description:
+            'Only with `expand=sources`: the base and the target, except EUR, to the source of their quote against the euro on the served day. EUR has no entry: it is the pivot both sources quote against.',
+        },
       },
-      ['base', 'target', 'date', 'rate'],
+      ['base', 'target', 'date', 'rate', 'published_at'],
+    ),
+  },
+  convert: {
+    name: 'Conversions',
+    schema: object(
+      {
+        base: code('The `from` currency.', 'USD'),
+        amount: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          exclusiveMaximum: 1_000_000_000_000,
+          description: 'The requested amount, echoed digit for digit; only when `amount` was given.',
+          examples: [250],
+        },
+        published_at: {
+          ...ref('Timestamp'),
+          description:
+            'When the rates were published upstream: the latest snapshot the conversions come from, as ' +
+            '`updated_at` of the latest rates.',
+        },
+        conversions: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 50,
+          description: 'One entry per `to` currency, in the order of `to`.',
+          items: object(
+            {
+              target: code('A currency of `to`.', 'JPY'),
+              rate: ref('Rate'),
+              converted: {
+                type: 'number',
+                minimum: 0,
+                description:
+                  '`amount × rate` with the rate as shown, in decimal arithmetic, rounded half-even to 6 decimal ' +
+                  'places; only when `amount` was given.',
+                examples: [36902.5],
+              },
+            },
+            ['target', 'rate'],
+          ),
+        },
+      },
+      ['base', 'published_at', 'conversions'],
     ),
   },
   currencies: {
@@ -170,8 +289,75 @@ const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
         rate: ref('Rate'),
         base_detail: ref('CurrencyDetail'),
         target_detail: ref('CurrencyDetail'),
+        published_at: publishedAt(LATEST_PUBLICATION),
+        sources: ref('QuoteSources'),
       },
-      ['base', 'target', 'rate', 'base_detail', 'target_detail'],
+      ['base', 'target', 'rate', 'base_detail', 'target_detail', 'published_at'],
+    ),
+  },
+  sources: {
+    name: 'SourceList',
+    schema: object(
+      {
+        sources: {
+          type: 'array',
+          description: 'Every configured upstream source, in order of precedence (the ECB first).',
+          items: object(
+            {
+              id: ref('SourceId'),
+              name: { type: 'string', description: 'What the source is.', examples: ['European Central Bank'] },
+              schedule: {
+                type: 'string',
+                description: 'When the source publishes, in words.',
+                examples: ['daily, at 00:00 UTC'],
+              },
+              origin: {
+                enum: ['upstream', 'bundled', null],
+                description:
+                  'Where the last delivery came from: `upstream`, a fetch from the source; `bundled`, the data ' +
+                  'files shipped with the service (the local server, offline); null before any delivery.',
+              },
+              last_fetch_at: {
+                oneOf: [ref('Timestamp'), { type: 'null' }],
+                description:
+                  'When the service last fetched the source successfully; null before any fetch, and when the ' +
+                  'data came from the bundled files. A failed fetch leaves every field of the last success as it was.',
+              },
+              last_published_date: {
+                oneOf: [{ type: 'string', format: 'date' }, { type: 'null' }],
+                description: 'The newest day the source delivered, `YYYY-MM-DD`; null before any delivery.',
+              },
+              last_published_at: {
+                oneOf: [ref('Timestamp'), { type: 'null' }],
+                description: 'When the source published that day; null before any delivery.',
+              },
+              currencies: {
+                type: 'array',
+                items: ref('CurrencyCode'),
+                description:
+                  'The codes the source delivered for that day, sorted; EUR, the pivot, is left out. Empty before ' +
+                  'any delivery.',
+              },
+              feeds_latest: {
+                type: 'boolean',
+                description: 'Whether the latest rates (`/rates/latest`) currently hold a quote from this source.',
+              },
+            },
+            [
+              'id',
+              'name',
+              'schedule',
+              'origin',
+              'last_fetch_at',
+              'last_published_date',
+              'last_published_at',
+              'currencies',
+              'feeds_latest',
+            ],
+          ),
+        },
+      },
+      ['sources'],
     ),
   },
   quota: {
@@ -211,6 +397,58 @@ const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
       ['plan', 'quota', 'resets_at'],
     ),
   },
+  timeseries: {
+    name: 'TimeSeries',
+    schema: object(
+      {
+        base: code('The base currency.', 'USD'),
+        target: code('The target currency.', 'JPY'),
+        start: { ...ref('Day'), description: 'The first day of the range, as requested.' },
+        end: { ...ref('Day'), description: 'The last day of the range, as requested.' },
+        rates: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 366,
+          description:
+            'One entry per day of the range on which both currencies have a rate, ascending; no entry for a ' +
+            "weekend or holiday without one. Each rate is what history answers for that day's pair.",
+          items: ref('SeriesPoint'),
+        },
+        summary: object(
+          {
+            first: { ...ref('SeriesPoint'), description: 'The first entry.' },
+            last: { ...ref('SeriesPoint'), description: 'The last entry.' },
+            change: {
+              type: 'number',
+              description: '`last.rate − first.rate`, exact (decimal arithmetic).',
+              examples: [-2.39],
+            },
+            change_pct: {
+              type: 'number',
+              description: '`change / first.rate × 100`, rounded half-even to 4 decimal places.',
+              examples: [-1.5929],
+            },
+            min: { ...ref('SeriesPoint'), description: 'The lowest rate; on a tie, its earliest day.' },
+            max: { ...ref('SeriesPoint'), description: 'The highest rate; on a tie, its earliest day.' },
+          },
+          ['first', 'last', 'change', 'change_pct', 'min', 'max'],
+        ),
+      },
+      ['base', 'target', 'start', 'end', 'rates', 'summary'],
+    ),
+  },
+};
+
+export const TIMESERIES_CSV_EXAMPLE = 'date,rate\r\n2026-09-28,150.21\r\n2026-09-29,149.87\r\n';
+
+/** The time series' body as CSV (`format=csv`, or `Accept: text/csv`). */
+export const TIMESERIES_CSV_SCHEMA: JsonSchema = {
+  type: 'string',
+  description:
+    'A header line `date,rate`, then one line per entry of `rates` (the same days and rates as the JSON, rates ' +
+    'as plain decimals), each line ended by CRLF.',
+  pattern: '^date,rate\\r\\n(\\d{4}-\\d{2}-\\d{2},\\d+(\\.\\d+)?\\r\\n)+$',
+  examples: [TIMESERIES_CSV_EXAMPLE],
 };
 
 /** Component name of the successful response body of a route. */

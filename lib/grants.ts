@@ -11,6 +11,10 @@ export const TABLE_ACCESS = {
   authorizerAccounts: ['GetItem'],
   authorizerUsage: ['UpdateItem'],
   ingestRates: ['GetItem', 'BatchGetItem', 'PutItem', 'BatchWriteItem'],
+  // Only the sources' status item (SOURCES_KEY), one attribute per source (GET /v1/sources).
+  ingestSourceStatus: ['UpdateItem'],
+  // Only the time series items (SERIES#<code>#<year>) and their marker (META#series), day attributes at a time.
+  ingestSeries: ['UpdateItem'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The partition keys of the usage items, as an IAM pattern: `USAGE#<account>#<month>`. */

@@ -5,10 +5,10 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { INGEST_ENV } from '../lambdas/core/ingest/fetchers';
-import { RATES_TABLE } from '../lambdas/core/store/tables';
+import { RATES_TABLE, SERIES_KEY_PREFIX, SERIES_META_KEY, SOURCES_KEY } from '../lambdas/core/store/tables';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
-import { grantTable, TABLE_ACCESS } from './grants';
+import { grantTable, grantTableItems, TABLE_ACCESS } from './grants';
 
 /** What the schedule sends; the one-off backfill sends `{"mode":"history"}` instead (README). */
 export const SCHEDULED_EVENT = { mode: 'scheduled' } as const;
@@ -56,6 +56,8 @@ export class Ingestion extends Construct {
       deadLetterQueue: this.deadLetterQueue,
     });
     grantTable(this.function.role, props.rates, TABLE_ACCESS.ingestRates);
+    grantTableItems(this.function.role, props.rates, TABLE_ACCESS.ingestSourceStatus, [SOURCES_KEY]);
+    grantTableItems(this.function.role, props.rates, TABLE_ACCESS.ingestSeries, [`${SERIES_KEY_PREFIX}*`, SERIES_META_KEY]);
 
     // Delivery errors (the invoke itself refused): EventBridge retries, then hands the event to the same queue.
     this.schedule = new events.Rule(this, 'Schedule', {

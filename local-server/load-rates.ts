@@ -5,6 +5,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Clock, formatTimestamp, systemClock } from '../lambdas/core/domain/dates';
 import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
+import { statusOfDelivery } from '../lambdas/core/domain/source-status';
 import { fetchersFor, type SourceUrls, sourceUrlsFromEnv } from '../lambdas/core/ingest/fetchers';
 import {
   type IngestLog,
@@ -14,6 +15,12 @@ import {
   runIngestion,
   silentLog,
 } from '../lambdas/core/ingest/ingest';
+import {
+  backfillSeries,
+  SERIES_VERSION,
+  type SeriesBackfillResult,
+  seriesNeedBackfill,
+} from '../lambdas/core/ingest/series';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { bundledFiles, bundledFingerprint, readBundledDays } from './bundled-data';
 import { type BundledCoverage, readBundledMarker, type SourceCoverage, writeBundledMarker } from './load-marker';
@@ -48,6 +55,8 @@ export interface LocalLoadResult {
     coverage?: BundledCoverage;
   };
   live?: Pick<IngestResult, 'status' | 'daysWritten' | 'sources'>;
+  /** The time series items, when this start rebuilt them (a store loaded by a version without them). */
+  seriesBackfill?: SeriesBackfillResult;
   /** Items written in total (days and LATEST). */
   itemsWritten: number;
   latest?: LatestSummary;
@@ -70,6 +79,26 @@ export function coverageOf(bundled: { ecb: readonly { date: string }[]; currency
   return coverage;
 }
 
+/**
+ * Makes sure the store's time series items match its days before this start adds any. A new store is marked as
+ * holding them straight away: every day reaches it through ingestion, which writes the series along. A store
+ * with days but no current marker (loaded by an earlier version, or left by a load that stopped between its day
+ * and series writes) gets them rebuilt from its days.
+ */
+async function prepareSeries(
+  store: RatesStore,
+  noBundledMarker: boolean,
+  clock: Clock,
+  log: IngestLog,
+): Promise<SeriesBackfillResult | undefined> {
+  const meta = await store.getSeriesMeta();
+  if (meta === undefined && noBundledMarker && (await store.getLatest()) === undefined) {
+    await store.putSeriesMeta(SERIES_VERSION, formatTimestamp(clock()));
+    return undefined;
+  }
+  return (await seriesNeedBackfill(store)) ? backfillSeries(store, { clock, log }) : undefined;
+}
+
 export async function loadRatesForLocal(options: LocalLoadOptions): Promise<LocalLoadResult> {
   const started = Date.now();
   const log = options.log ?? silentLog;
@@ -85,6 +114,8 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
   };
   let latest: LatestSummary | undefined;
   const marker = await readBundledMarker(options.client, options.tableName);
+  const seriesBackfill = await prepareSeries(store, marker === undefined, clock, log);
+  if (seriesBackfill) result.seriesBackfill = seriesBackfill;
   if (marker?.fingerprint === fingerprint) {
     if (marker.coverage) result.bundled.coverage = marker.coverage;
   } else {
@@ -100,6 +131,19 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
       clock,
       log,
     });
+    // Said as it is: these rates came from the repository's files, not from a fetch by this server. A status a live
+    // fetch recorded before is kept.
+    const bundledSources: [
+      SourceId,
+      readonly { date: string; publishedAt: string; rates: Record<string, number> }[],
+    ][] = [
+      ['ecb', bundled.ecb],
+      ['currency-api', bundled.currencyApi],
+    ];
+    for (const [source, days] of bundledSources) {
+      const status = statusOfDelivery(days, 'bundled', null);
+      if (status) await store.recordSourceStatus(source, status, { keepUpstream: true });
+    }
     await writeBundledMarker(options.client, options.tableName, { fingerprint, coverage }, formatTimestamp(clock()));
     result.bundled = {
       loaded: true,

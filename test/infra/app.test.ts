@@ -14,7 +14,7 @@ import { type BuildOptions, buildSync } from 'esbuild';
 import { DASHBOARD_ROUTES, type DashboardRouteId } from '../../lambdas/core/http/dashboard-routes';
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
-import { ACCOUNTS_TABLE, RATES_TABLE, TABLES } from '../../lambdas/core/store/tables';
+import { ACCOUNTS_TABLE, RATES_TABLE, SERIES_META_KEY, SOURCES_KEY, TABLES } from '../../lambdas/core/store/tables';
 import { TRACING_ENV } from '../../lambdas/core/tracing';
 import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_NAMES, type FunctionName, functionEntry } from '../../lib/bundling';
 import { FUNCTION_DEFAULTS, type FxratesFunction } from '../../lib/fxrates-function';
@@ -596,10 +596,49 @@ describe('IAM (checked on the synthesized policies)', () => {
   it('lets ingestion read and write rates, and keeps it away from accounts', () => {
     const fn = s.fx.service.ingestion.function;
     expect(dynamoGrants(fn)).toEqual(
-      ['BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem'].map((a) => `rates:dynamodb:${a}`),
+      expect.arrayContaining(
+        ['BatchGetItem', 'BatchWriteItem', 'GetItem', 'PutItem', 'UpdateItem'].map((a) => `rates:dynamodb:${a}`),
+      ),
     );
     const resources = statementsOf(fn).flatMap((st) => st.Resource);
     expect(resources.map(tableOf)).not.toContain('accounts');
+  });
+
+  it("lets ingestion update only the sources' status item (GET /v1/sources) with UpdateItem", () => {
+    const statements = statementsOf(s.fx.service.ingestion.function).filter((st) =>
+      st.Action.includes('dynamodb:UpdateItem'),
+    );
+    const sourceStatus = statements.filter((st) =>
+      JSON.stringify(st.Condition ?? {}).includes(JSON.stringify([SOURCES_KEY])),
+    );
+    expect(sourceStatus).toHaveLength(1);
+    expect(sourceStatus[0]?.Action).toEqual(['dynamodb:UpdateItem']);
+    expect(sourceStatus[0]?.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SOURCES_KEY] },
+    });
+    expect(sourceStatus[0]?.Resource.map(tableOf)).toEqual(['rates']);
+  });
+
+  it('lets ingestion update only the time series items and their marker with UpdateItem', () => {
+    const series = statementsOf(s.fx.service.ingestion.function).filter((st) =>
+      JSON.stringify(st.Condition ?? {}).includes(SERIES_META_KEY),
+    );
+    expect(series).toHaveLength(1);
+    expect(series[0]?.Action).toEqual(['dynamodb:UpdateItem']);
+    expect(series[0]?.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SERIES#*', SERIES_META_KEY] },
+    });
+    expect(series[0]?.Resource.map(tableOf)).toEqual(['rates']);
+  });
+
+  it('serves the time series through its own function that may only GetItem on rates', () => {
+    const fn = s.fx.service.api.routeFunctions.get('timeseries');
+    if (!fn) throw new Error('no function for the timeseries route');
+    expect(dynamoGrants(fn)).toEqual(['rates:dynamodb:GetItem']);
+    const method = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Resource')).filter(
+      (r) => r.Properties?.PathPart === 'timeseries',
+    );
+    expect(method).toHaveLength(1);
   });
 
   it('grants no wildcard action, Query on an index only to the dashboard routes, and a wildcard resource only for X-Ray', () => {

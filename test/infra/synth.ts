@@ -119,6 +119,8 @@ export interface PolicyStatement {
   Effect: string;
   Action: string[];
   Resource: unknown[];
+  /** The statement's conditions, when it has any (e.g. dynamodb:LeadingKeys). */
+  Condition?: Record<string, unknown>;
 }
 
 /** Every statement of the policies attached to one role in the template. */
@@ -131,6 +133,7 @@ export function policyStatementsOf(template: Template, role: IConstruct): Policy
       Effect: String(st.Effect),
       Action: ([] as string[]).concat(st.Action as string | string[]),
       Resource: ([] as unknown[]).concat(st.Resource),
+      ...(st.Condition === undefined ? {} : { Condition: st.Condition as Record<string, unknown> }),
     }));
 }
 

@@ -93,13 +93,14 @@ export class InvalidAmountError extends ApiError {
 }
 
 export class InvalidDateError extends ApiError {
-  constructor(reason: 'format' | 'calendar' | 'future') {
+  /** `param` names the day's parameter: `date` on history, `start`/`end` on the time series. */
+  constructor(reason: 'format' | 'calendar' | 'future', param: ErrorParam = 'date') {
     const messages = {
       format: 'The date must be in the format YYYY-MM-DD.',
       calendar: 'The date is not a real calendar day.',
       future: 'The date must not be in the future.',
     } as const;
-    super('invalid-date', messages[reason], 'date');
+    super('invalid-date', messages[reason], param);
   }
 }
 
@@ -118,6 +119,20 @@ export class PlanUpgradeRequiredError extends ApiError {
 export class NoDataAvailableError extends ApiError {
   constructor(from: string, to: string, date: string) {
     super('no-data-available', `No rate is available for ${from}/${to} on ${date}.`);
+  }
+}
+
+/** History with `fallback=previous`: neither the day nor any of the `days` before it has a rate for the pair. */
+export class NoFallbackDataError extends ApiError {
+  constructor(from: string, to: string, date: string, days: number) {
+    super('no-data-available', `No rate is available for ${from}/${to} on ${date} or the ${days} days before it.`);
+  }
+}
+
+/** No day of a time series' range has a rate for the pair. */
+export class NoSeriesDataError extends ApiError {
+  constructor(from: string, to: string, start: string, end: string) {
+    super('no-data-available', `No rate is available for ${from}/${to} between ${start} and ${end}.`);
   }
 }
 

@@ -1,7 +1,7 @@
 /** What the rate endpoints share: today's snapshot restricted to the served currencies, and store reads as 503s. */
 import { isActiveCode } from '../domain/currencies';
 import { ServiceUnavailableError, UnsupportedCurrencyError } from '../domain/errors';
-import { crossRate, type RateSnapshot } from '../domain/rates';
+import { crossRate, PIVOT, type RateSnapshot, SOURCE_IDS, type SourceId } from '../domain/rates';
 import { logger } from '../observability';
 import type { EndpointDeps } from './deps';
 
@@ -40,4 +40,36 @@ export async function currentPairRate(deps: EndpointDeps, from: string, to: stri
   requireServed(rates, from, 'from');
   requireServed(rates, to, 'to');
   return crossRate(rates, from, to) as number;
+}
+
+/** Today's rate between two served currencies with the snapshot it comes from (its publication, its sources). */
+export async function currentPair(
+  deps: EndpointDeps,
+  from: string,
+  to: string,
+): Promise<{ rate: number; snapshot: RateSnapshot }> {
+  const { snapshot, rates } = await current(deps);
+  requireServed(rates, from, 'from');
+  requireServed(rates, to, 'to');
+  return { rate: crossRate(rates, from, to) as number, snapshot };
+}
+
+/**
+ * `sources` of `expand=sources`: each code to the source of its quote against the euro in the snapshot. EUR has
+ * no entry: it is the pivot both sources quote against.
+ */
+export function sourcesOf(snapshot: RateSnapshot, codes: Iterable<string>): Record<string, SourceId> {
+  const sources: Record<string, SourceId> = {};
+  for (const code of codes) {
+    const source = snapshot.sources[code];
+    if (code !== PIVOT && source !== undefined) sources[code] = source;
+  }
+  return sources;
+}
+
+/** The sources feeding a snapshot, in precedence order; every configured one when it names none. */
+export function feedingSources(snapshot: RateSnapshot): readonly SourceId[] {
+  const feeding = new Set(Object.values(snapshot.sources));
+  const named = SOURCE_IDS.filter((id) => feeding.has(id));
+  return named.length > 0 ? named : SOURCE_IDS;
 }

@@ -2,7 +2,7 @@ import { currencyInfo, type Locale } from '../domain/currencies';
 import { pathParams, singleQuery } from '../http/api-handler';
 import { readEnrichedInput } from '../http/parameters';
 import { successResponse } from '../http/responses';
-import { currentPairRate } from './current-rates';
+import { currentPair, sourcesOf } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';
 
@@ -16,13 +16,19 @@ export const endpoint = defineEndpoint({
   route: 'enriched',
   lambdaDeps: lambdaEndpointDeps,
   create: (deps) => async (event) => {
-    const { from, to, locale } = readEnrichedInput({ path: pathParams(event), query: singleQuery(event, ['locale']) });
+    const { from, to, locale, expand } = readEnrichedInput({
+      path: pathParams(event),
+      query: singleQuery(event, ['locale', 'expand']),
+    });
+    const { rate, snapshot } = await currentPair(deps, from, to);
     return successResponse({
       base: from,
       target: to,
-      rate: await currentPairRate(deps, from, to),
+      rate,
       base_detail: detail(from, locale),
       target_detail: detail(to, locale),
+      published_at: snapshot.publishedAt,
+      ...(expand === 'sources' ? { sources: sourcesOf(snapshot, [from, to]) } : {}),
     });
   },
 });

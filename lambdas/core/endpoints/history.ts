@@ -1,15 +1,56 @@
 import { isActiveCode } from '../domain/currencies';
-import { formatDay, oneYearBefore } from '../domain/dates';
-import { NoDataAvailableError, PlanUpgradeRequiredError } from '../domain/errors';
+import { addDays, daysBetween, formatDay, oneYearBefore } from '../domain/dates';
+import { NoDataAvailableError, NoFallbackDataError, PlanUpgradeRequiredError } from '../domain/errors';
 import { PLANS } from '../domain/plans';
-import { crossRate } from '../domain/rates';
-import { pathParams } from '../http/api-handler';
+import { crossRate, type RateSnapshot } from '../domain/rates';
+import { pathParams, singleQuery } from '../http/api-handler';
 import { accessOf } from '../http/middleware';
-import { readHistoryPath } from '../http/parameters';
+import { readHistoryInput } from '../http/parameters';
 import { successResponse } from '../http/responses';
-import { current, requireServed, storeRead } from './current-rates';
+import type { RateReader } from '../service/rate-reader';
+import { current, requireServed, sourcesOf, storeRead } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';
+
+/** How far `fallback=previous` looks back: a week covers a weekend and the longest closure (Easter, 4 days). */
+export const FALLBACK_DAYS = 7;
+
+/**
+ * Cache-Control of an answer that fell back for a day at most this many days old: that day's rate may still
+ * arrive (a late source), so the answer can change and must not be `immutable`.
+ */
+export const RECENT_FALLBACK_CACHE_CONTROL = 'private, max-age=3600';
+
+interface Served {
+  day: string;
+  snapshot: RateSnapshot;
+  rate: number;
+}
+
+/**
+ * The requested day's rate or, with `fallback`, the nearest of the 7 earlier days that has one. The requested
+ * day is read first; only when it lacks the pair are the 7 earlier days read, all at once, each through the
+ * reader's cache: 8 reads at most, cold.
+ */
+async function servedDay(
+  reader: RateReader,
+  from: string,
+  to: string,
+  date: string,
+  fallback: boolean,
+): Promise<Served | undefined> {
+  const requested = await storeRead(() => reader.getDay(date));
+  const rate = requested ? crossRate(requested.rates, from, to) : undefined;
+  if (requested && rate !== undefined) return { day: date, snapshot: requested, rate };
+  if (!fallback) return undefined;
+  const earlier = Array.from({ length: FALLBACK_DAYS }, (_, i) => addDays(date, -(i + 1)));
+  const snapshots = await storeRead(() => Promise.all(earlier.map((day) => reader.getDay(day))));
+  for (const [i, snapshot] of snapshots.entries()) {
+    const earlierRate = snapshot ? crossRate(snapshot.rates, from, to) : undefined;
+    if (snapshot && earlierRate !== undefined) return { day: earlier[i] as string, snapshot, rate: earlierRate };
+  }
+  return undefined;
+}
 
 /** GET /v1/rates/history/{from}/{to}/{date} */
 export const endpoint = defineEndpoint({
@@ -17,7 +58,10 @@ export const endpoint = defineEndpoint({
   lambdaDeps: lambdaEndpointDeps,
   create: (deps) => async (event) => {
     const today = formatDay(deps.clock());
-    const { from, to, date } = readHistoryPath(pathParams(event), today);
+    const { from, to, date, fallback, expand } = readHistoryInput(
+      { path: pathParams(event), query: singleQuery(event, ['fallback', 'expand']) },
+      today,
+    );
     // Active codes are supported where the sources deliver them today; withdrawn ones on their historical days.
     const { rates } = await current(deps);
     if (isActiveCode(from)) requireServed(rates, from, 'from');
@@ -27,6 +71,7 @@ export const endpoint = defineEndpoint({
     if (months === 0) {
       throw new PlanUpgradeRequiredError('Historical rates are not included in your plan; upgrade to Pro or Business.');
     }
+    // The plan judges the requested date: a fallback may serve a day before the window's first.
     if (months !== null) {
       const earliest = oneYearBefore(today);
       if (date < earliest) {
@@ -36,9 +81,21 @@ export const endpoint = defineEndpoint({
         );
       }
     }
-    const day = await storeRead(() => deps.reader.getDay(date));
-    const rate = day ? crossRate(day.rates, from, to) : undefined;
-    if (rate === undefined) throw new NoDataAvailableError(from, to, date);
-    return successResponse({ base: from, target: to, date, rate });
+    const served = await servedDay(deps.reader, from, to, date, fallback === 'previous');
+    if (!served) {
+      if (fallback === 'previous') throw new NoFallbackDataError(from, to, date, FALLBACK_DAYS);
+      throw new NoDataAvailableError(from, to, date);
+    }
+    const data = {
+      base: from,
+      target: to,
+      date,
+      ...(fallback === 'previous' ? { effective_date: served.day } : {}),
+      rate: served.rate,
+      published_at: served.snapshot.publishedAt,
+      ...(expand === 'sources' ? { sources: sourcesOf(served.snapshot, [from, to]) } : {}),
+    };
+    const recentFallback = served.day !== date && daysBetween(date, today) <= FALLBACK_DAYS;
+    return successResponse(data, recentFallback ? { cacheControl: RECENT_FALLBACK_CACHE_CONTROL } : {});
   },
 });

@@ -3,7 +3,7 @@ import { pathParams, singleQuery } from '../http/api-handler';
 import { RawNumber } from '../http/json';
 import { readPairInput } from '../http/parameters';
 import { successResponse } from '../http/responses';
-import { currentPairRate } from './current-rates';
+import { currentPair, sourcesOf } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';
 
@@ -13,8 +13,11 @@ export const endpoint = defineEndpoint({
   lambdaDeps: lambdaEndpointDeps,
   create: (deps) => async (event) => {
     // Path and query are read together, so a malformed value (400) outranks an unsupported one (422) wherever it is.
-    const { from, to, amount } = readPairInput({ path: pathParams(event), query: singleQuery(event, ['amount']) });
-    const rate = await currentPairRate(deps, from, to);
+    const { from, to, amount, expand } = readPairInput({
+      path: pathParams(event),
+      query: singleQuery(event, ['amount', 'expand']),
+    });
+    const { rate, snapshot } = await currentPair(deps, from, to);
     const data =
       amount === undefined
         ? { base: from, target: to, rate }
@@ -25,6 +28,10 @@ export const endpoint = defineEndpoint({
             amount: new RawNumber(amount),
             converted: new RawNumber(convert(amount, rate)),
           };
-    return successResponse(data);
+    return successResponse({
+      ...data,
+      published_at: snapshot.publishedAt,
+      ...(expand === 'sources' ? { sources: sourcesOf(snapshot, [from, to]) } : {}),
+    });
   },
 });

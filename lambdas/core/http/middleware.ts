@@ -97,9 +97,10 @@ export function finalizeResponse(route: RouteDefinition): Middleware {
     const response = request.response ?? internalErrorResponse();
     const isError = response.statusCode >= 400;
     response.headers['X-Request-Id'] = requestIdOf(request.event);
+    // An endpoint may shorten its route's policy for one answer (history's recent fallbacks, which can change).
     response.headers['Cache-Control'] = isError
       ? ERROR_CACHE_CONTROL
-      : (route.cacheControl ?? response.headers['Cache-Control'] ?? '');
+      : (response.headers['Cache-Control'] ?? route.cacheControl ?? '');
     if (response.headers['Cache-Control'] === '') delete response.headers['Cache-Control'];
     const access = accessByRequest.get(request.event);
     if (access) {

@@ -6,7 +6,16 @@
  *
  * Adding an endpoint: one entry here, its module `lambdas/core/endpoints/<id>.ts` exporting `endpoint`, its tests.
  */
-export type RouteId = 'latest' | 'pair' | 'history' | 'currencies' | 'enriched' | 'quota';
+export type RouteId =
+  | 'latest'
+  | 'pair'
+  | 'history'
+  | 'currencies'
+  | 'enriched'
+  | 'quota'
+  | 'convert'
+  | 'sources'
+  | 'timeseries';
 
 /** DynamoDB actions a route's function may use on the rates table. */
 export type RatesTableAction = 'GetItem';
@@ -29,6 +38,16 @@ export interface RouteDefinition {
 }
 
 export const API_BASE_PATH = '/v1';
+
+/**
+ * Cache-Control of a time series: a range that ended more than TIMESERIES_FINAL_AFTER_DAYS days ago is final, as
+ * history's days are; a more recent one can still gain currencies from a late source.
+ */
+export const TIMESERIES_CACHE_CONTROL = {
+  final: 'private, max-age=604800, immutable',
+  recent: 'private, max-age=3600',
+} as const;
+export const TIMESERIES_FINAL_AFTER_DAYS = 7;
 
 export const ROUTES: readonly RouteDefinition[] = [
   {
@@ -89,6 +108,38 @@ export const ROUTES: readonly RouteDefinition[] = [
     etag: false,
     // Rendered from the figures the authorizer put in the request context: no table read.
     ratesTable: [],
+  },
+  {
+    id: 'convert',
+    method: 'GET',
+    path: '/rates/convert/{from}',
+    summary: "Today's rates from one currency to up to 50 others, optionally converting an amount",
+    countsTowardMonth: true,
+    etag: true,
+    ratesTable: ['GetItem'],
+  },
+  {
+    id: 'sources',
+    method: 'GET',
+    path: '/sources',
+    summary: 'The upstream sources: their schedules, last fetch and publication, currencies, and which feed latest',
+    // Changes only when an ingestion run ends; the function re-reads the status at most once a minute.
+    cacheControl: 'private, max-age=60',
+    countsTowardMonth: true,
+    etag: true,
+    ratesTable: ['GetItem'],
+  },
+  {
+    id: 'timeseries',
+    method: 'GET',
+    path: '/rates/timeseries/{from}/{to}',
+    summary: 'The daily rates of one currency pair over up to 366 days, with the change over the period',
+    // A range that ended within the last week gets TIMESERIES_CACHE_CONTROL.recent instead.
+    cacheControl: TIMESERIES_CACHE_CONTROL.final,
+    countsTowardMonth: true,
+    etag: true,
+    // One GetItem per currency and calendar year (SERIES#<code>#<year>), plus LATEST.
+    ratesTable: ['GetItem'],
   },
 ];
 

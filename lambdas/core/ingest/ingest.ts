@@ -3,13 +3,15 @@
  * only what changed. A second identical run writes nothing; a source that is down leaves a partial run fed by
  * the others.
  */
-import { type Clock, formatDay, systemClock } from '../domain/dates';
+import { type Clock, formatDay, formatTimestamp, systemClock } from '../domain/dates';
 import type { SourceId } from '../domain/rates';
+import { statusOfDelivery } from '../domain/source-status';
 import type { SourceDay } from '../sources/source-day';
 import type { RatesStore } from '../store/rates-store';
 import type { SourceFetcher } from './fetchers';
 import { newestDate } from './merge';
 import { datesToRead, reconcile } from './reconcile';
+import { maintainSeries, planSeries, unreadDaysOfBulkYears } from './series';
 import type { Rejection } from './validate';
 
 /** The subset of a logger ingestion uses; Powertools Logger and a console adapter both fit. */
@@ -46,6 +48,8 @@ export interface IngestResult {
   latestWritten: boolean;
   /** Items written: days plus LATEST. */
   itemsWritten: number;
+  /** Writes that kept the time series items in step: UpdateItem calls plus whole items put (ingest/series.ts). */
+  seriesWrites: number;
   rejections: Rejection[];
   sources: Partial<Record<SourceId, SourceReport>>;
   /** LATEST after the run (written now or before); undefined while nothing was ever ingested. */
@@ -81,15 +85,29 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
   const log = options.log ?? silentLog;
   const today = formatDay(clock());
   const storedLatest = await store.getLatest();
-  const stored = await store.getDays(
-    datesToRead(
-      options.days.map((d) => d.date),
-      storedLatest?.date,
-      today,
-    ),
+  const read = datesToRead(
+    options.days.map((d) => d.date),
+    storedLatest?.date,
+    today,
   );
+  const stored = await store.getDays(read);
   const plan = reconcile({ fetched: options.days, stored, storedLatest, today });
-  if (plan.writes.length > 0) await store.putDays(plan.writes);
+  let seriesWrites = 0;
+  if (plan.writes.length > 0) {
+    // The mark covers the gap between the day writes and the series writes: a run that stops there leaves it, and
+    // the next start rebuilds the series (backfillSeries) rather than miss those days for good.
+    await store.setSeriesPending(formatTimestamp(clock()));
+    // A year with many new days (a bulk load) is read whole, so its series items are written whole, in batches,
+    // rather than with an UpdateItem per currency.
+    const extra = unreadDaysOfBulkYears(plan.writes, read, today);
+    const known = extra.length > 0 ? new Map([...stored, ...(await store.getDays(extra))]) : stored;
+    const series = planSeries({ writes: plan.writes, stored: known, read: [...read, ...extra], today });
+    // The day and series writes may interleave (the mark covers a stop in between); both precede LATEST, so a time
+    // series never lacks a day that LATEST has announced.
+    const [, written] = await Promise.all([store.putDays(plan.writes), maintainSeries(store, series)]);
+    seriesWrites = written;
+    await store.setSeriesPending(undefined);
+  }
   // LATEST goes last: it never names a day that is not stored yet.
   if (plan.latest) await store.putLatest(plan.latest);
   for (const rejection of plan.rejections) log.warn('rates rejected', { ...rejection });
@@ -99,6 +117,7 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
     daysUnchanged: plan.unchanged,
     latestWritten: plan.latest !== undefined,
     itemsWritten: plan.writes.length + (plan.latest ? 1 : 0),
+    seriesWrites,
     rejections: plan.rejections,
     sources: options.reports,
     latest: summarize(plan.finalLatest),
@@ -128,9 +147,11 @@ export interface RunIngestionOptions {
 export async function runIngestion(options: RunIngestionOptions): Promise<IngestResult> {
   const started = Date.now();
   const log = options.log ?? silentLog;
+  const fetchedAt = formatTimestamp((options.clock ?? systemClock)());
   const settled = await Promise.allSettled(options.fetchers.map((f) => f.fetch()));
   const reports: Partial<Record<SourceId, SourceReport>> = {};
   const days: SourceDay[] = [];
+  const delivered = new Map<SourceId, readonly SourceDay[]>();
   settled.forEach((outcome, i) => {
     const id = (options.fetchers[i] as SourceFetcher).id;
     if (outcome.status === 'rejected') {
@@ -139,10 +160,11 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
       log.warn('source failed', { source: id, error });
       return;
     }
-    const { days: delivered, warnings } = outcome.value;
-    days.push(...delivered);
-    const newest = newestDate(delivered.map((d) => d.date));
-    reports[id] = { status: 'ok', days: delivered.length, ...(newest ? { newest } : {}), warnings };
+    const { days: sourceDays, warnings } = outcome.value;
+    days.push(...sourceDays);
+    delivered.set(id, sourceDays);
+    const newest = newestDate(sourceDays.map((d) => d.date));
+    reports[id] = { status: 'ok', days: sourceDays.length, ...(newest ? { newest } : {}), warnings };
     for (const warning of warnings) log.warn('source file failed', { source: id, error: warning });
   });
   if (statusOf(reports) === 'failed') {
@@ -153,6 +175,7 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
       daysUnchanged: 0,
       latestWritten: false,
       itemsWritten: 0,
+      seriesWrites: 0,
       rejections: [],
       sources: reports,
       latest: summarize(latest),
@@ -167,5 +190,11 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
     ...(options.clock ? { clock: options.clock } : {}),
     log,
   });
+  // After the days and LATEST: GET /v1/sources then never names a day the store does not hold. Only sources that
+  // delivered are recorded; a failed one keeps the status of its last success.
+  for (const [source, sourceDays] of delivered) {
+    const status = statusOfDelivery(sourceDays, 'upstream', fetchedAt);
+    if (status) await options.store.recordSourceStatus(source, status);
+  }
   return { ...result, durationMs: Date.now() - started };
 }

@@ -1,11 +1,17 @@
 import { type Clock, daysBetween, formatDay } from '../domain/dates';
 import { type RateSnapshot, sameSnapshot } from '../domain/rates';
+import { type CurrencyYear, pairYear, type SeriesPoint } from '../domain/series';
+import type { SourceStatuses } from '../domain/source-status';
 
 const RECENT_DAYS = 7;
 
 export interface SnapshotSource {
   getLatest(): Promise<RateSnapshot | undefined>;
   getDay(day: string): Promise<RateSnapshot | undefined>;
+  /** Each source's last delivery (GET /v1/sources); a source without it has none to report. */
+  getSourceStatuses?(): Promise<SourceStatuses>;
+  /** One currency's series item of one calendar year (GET /v1/rates/timeseries); a source without it has none. */
+  getSeries?(code: string, year: number): Promise<CurrencyYear | undefined>;
 }
 
 export interface RateReaderOptions {
@@ -15,6 +21,13 @@ export interface RateReaderOptions {
   dayCacheSize?: number;
   /** How long the absence of a day is remembered (a late source may still fill it). */
   missingDayTtlMs?: number;
+  /** Series items (one currency, one year) kept in memory. */
+  seriesCacheSize?: number;
+}
+
+interface CachedSeries {
+  series: CurrencyYear | undefined;
+  expires: number;
 }
 
 /**
@@ -26,8 +39,15 @@ export class RateReader {
   private latest?: { snapshot: RateSnapshot | undefined; expires: number };
   private readonly memos = new WeakMap<RateSnapshot, Map<string, unknown>>();
   private latestPending?: Promise<RateSnapshot | undefined>;
+  private statuses?: { value: SourceStatuses; expires: number };
+  private statusesPending?: Promise<SourceStatuses>;
   private readonly days = new Map<string, { snapshot: RateSnapshot | undefined; expires: number }>();
   private readonly dayPending = new Map<string, Promise<RateSnapshot | undefined>>();
+  private readonly series = new Map<string, CachedSeries>();
+  private readonly seriesPending = new Map<string, Promise<CurrencyYear | undefined>>();
+  /** A pair's points per year, keyed by both year items: a refreshed item of either makes them be computed anew. */
+  private readonly pairs = new WeakMap<CurrencyYear, Map<CurrencyYear, SeriesPoint[]>>();
+  private readonly seriesCacheSize: number;
   private readonly latestTtlMs: number;
   private readonly dayCacheSize: number;
   private readonly missingDayTtlMs: number;
@@ -40,6 +60,7 @@ export class RateReader {
     this.latestTtlMs = options.latestTtlMs ?? 60_000;
     this.dayCacheSize = options.dayCacheSize ?? 256;
     this.missingDayTtlMs = options.missingDayTtlMs ?? 60_000;
+    this.seriesCacheSize = options.seriesCacheSize ?? 256;
   }
 
   async getLatest(): Promise<RateSnapshot | undefined> {
@@ -55,6 +76,18 @@ export class RateReader {
     const snapshot = current && sameSnapshot(current, read) ? current : read;
     this.latest = { snapshot, expires: now + this.latestTtlMs };
     return snapshot;
+  }
+
+  /** The sources' status item, served from memory for as long as LATEST is (it changes when ingestion runs). */
+  async getSourceStatuses(): Promise<SourceStatuses> {
+    const now = this.clock().getTime();
+    if (this.statuses && this.statuses.expires > now) return this.statuses.value;
+    this.statusesPending ??= (this.source.getSourceStatuses?.() ?? Promise.resolve({})).finally(() => {
+      this.statusesPending = undefined;
+    });
+    const value = await this.statusesPending;
+    this.statuses = { value, expires: now + this.latestTtlMs };
+    return value;
   }
 
   /**
@@ -101,4 +134,68 @@ export class RateReader {
     }
     return snapshot;
   }
+
+  /**
+   * One currency's series item of one year, from memory when it can be: a year that ended more than 7 days
+   * before today is final (kept until evicted, as a settled day is); the current year, the one just ended, and
+   * an item not found, for as long as LATEST (a late source may still add a day). Concurrent misses share one read.
+   */
+  async getSeries(code: string, year: number): Promise<CurrencyYear | undefined> {
+    const now = this.clock().getTime();
+    const key = `${code}#${year}`;
+    const cached = this.series.get(key);
+    if (cached && cached.expires > now) {
+      this.series.delete(key);
+      this.series.set(key, cached);
+      return cached.series;
+    }
+    let pending = this.seriesPending.get(key);
+    if (!pending) {
+      const read = this.source.getSeries?.(code, year) ?? Promise.resolve(undefined);
+      pending = read.finally(() => this.seriesPending.delete(key));
+      this.seriesPending.set(key, pending);
+    }
+    const read = await pending;
+    // An unchanged item keeps its object, and with it the pairs computed from it.
+    const series = cached?.series && read && sameSeries(cached.series, read) ? cached.series : read;
+    this.series.set(key, { series, expires: seriesExpiry(year, series !== undefined, now, this.latestTtlMs) });
+    while (this.series.size > this.seriesCacheSize) {
+      const oldest = this.series.keys().next().value;
+      if (oldest === undefined) break;
+      this.series.delete(oldest);
+    }
+    return series;
+  }
+
+  /** The pair's points over one year (pairYear), memoized per pair of year items. */
+  pairPoints(from: CurrencyYear, to: CurrencyYear): SeriesPoint[] {
+    let byTarget = this.pairs.get(from);
+    if (!byTarget) {
+      byTarget = new Map();
+      this.pairs.set(from, byTarget);
+    }
+    let points = byTarget.get(to);
+    if (!points) {
+      points = pairYear(from, to);
+      byTarget.set(to, points);
+    }
+    return points;
+  }
+}
+
+function sameSeries(a: CurrencyYear, b: CurrencyYear): boolean {
+  return (
+    a.dates.length === b.dates.length &&
+    a.dates.every((date, i) => date === b.dates[i]) &&
+    a.rates.every((rate, i) => rate === b.rates[i])
+  );
+}
+
+/**
+ * When a cached series item must be read again: never for a year that ended more than RECENT_DAYS days before
+ * `now` (its days are settled), else after `ttlMs`.
+ */
+export function seriesExpiry(year: number, found: boolean, now: number, ttlMs: number): number {
+  const settled = found && daysBetween(`${String(year).padStart(4, '0')}-12-31`, formatDay(now)) > RECENT_DAYS;
+  return settled ? Number.POSITIVE_INFINITY : now + ttlMs;
 }

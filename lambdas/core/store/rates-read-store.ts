@@ -1,6 +1,8 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { RateSnapshot, SourceId } from '../domain/rates';
-import { dayKey, LATEST_KEY } from './tables';
+import { type RateSnapshot, SOURCE_IDS, type SourceId } from '../domain/rates';
+import { attributeDay, type CurrencyYear } from '../domain/series';
+import type { SourceStatus, SourceStatuses } from '../domain/source-status';
+import { dayKey, LATEST_KEY, SOURCES_KEY, seriesKey } from './tables';
 
 /** `sources` is stored per source as one comma-joined code list: a third of the size of a per-code map. */
 export type StoredSources = Partial<Record<SourceId, string>>;
@@ -20,6 +22,51 @@ export function fromItem(item: Record<string, unknown>): RateSnapshot {
   };
 }
 
+/** A series item as the endpoints read it: its `dMMDD` attributes as days, ascending. */
+export function seriesFromItem(code: string, year: number, item: Record<string, unknown>): CurrencyYear {
+  const days: [string, number][] = [];
+  for (const [attribute, value] of Object.entries(item)) {
+    const day = attributeDay(attribute, year);
+    if (day !== undefined && typeof value === 'number') days.push([day, value]);
+  }
+  days.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return { code, year, dates: days.map((d) => d[0]), rates: days.map((d) => d[1]) };
+}
+
+/** A source's status as stored: a map attribute named after the source, its codes one comma-joined string. */
+export interface StoredSourceStatus {
+  origin: SourceStatus['origin'];
+  fetched_at: string | null;
+  published_date: string;
+  published_at: string;
+  currencies: string;
+}
+
+export function toStoredStatus(status: SourceStatus): StoredSourceStatus {
+  return {
+    origin: status.origin,
+    fetched_at: status.fetchedAt,
+    published_date: status.publishedDate,
+    published_at: status.publishedAt,
+    currencies: status.currencies.join(','),
+  };
+}
+
+function fromStoredStatus(value: unknown): SourceStatus | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const stored = value as Partial<Record<keyof StoredSourceStatus, unknown>>;
+  const { origin, fetched_at: fetchedAt, published_date, published_at, currencies } = stored;
+  if (origin !== 'upstream' && origin !== 'bundled') return undefined;
+  if (typeof published_date !== 'string' || typeof published_at !== 'string') return undefined;
+  return {
+    origin,
+    fetchedAt: typeof fetchedAt === 'string' ? fetchedAt : null,
+    publishedDate: published_date,
+    publishedAt: published_at,
+    currencies: typeof currencies === 'string' && currencies !== '' ? currencies.split(',') : [],
+  };
+}
+
 /**
  * The read side of the `rates` table: LATEST and one day, one GetItem each. The endpoints bundle only this, so
  * their role needs GetItem and nothing else.
@@ -36,6 +83,25 @@ export class RatesReadStore {
 
   async getDay(day: string): Promise<RateSnapshot | undefined> {
     return this.get(dayKey(day));
+  }
+
+  /** Each source's last delivery, as ingestion recorded it; a source never recorded is absent. */
+  async getSourceStatuses(): Promise<SourceStatuses> {
+    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: SOURCES_KEY } }));
+    const statuses: SourceStatuses = {};
+    for (const source of SOURCE_IDS) {
+      const status = fromStoredStatus(out.Item?.[source]);
+      if (status) statuses[source] = status;
+    }
+    return statuses;
+  }
+
+  /** One currency's series item of one year (GetItem); undefined when the currency has no day that year. */
+  async getSeries(code: string, year: number): Promise<CurrencyYear | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: seriesKey(code, year) } }),
+    );
+    return out.Item ? seriesFromItem(code, year, out.Item) : undefined;
   }
 
   private async get(pk: string): Promise<RateSnapshot | undefined> {

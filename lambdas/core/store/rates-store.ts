@@ -1,7 +1,10 @@
-import { BatchGetCommand, BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateSnapshot, SourceId } from '../domain/rates';
-import { fromItem, RatesReadStore, type StoredSources } from './rates-read-store';
-import { dayKey, LATEST_KEY } from './tables';
+import { type CurrencyYear, seriesAttribute } from '../domain/series';
+import type { SourceStatus } from '../domain/source-status';
+import { isConditionFailure } from './clients';
+import { fromItem, RatesReadStore, type StoredSources, toStoredStatus } from './rates-read-store';
+import { dayKey, LATEST_KEY, SERIES_META_KEY, SOURCES_KEY, seriesKey } from './tables';
 
 interface RateItem {
   pk: string;
@@ -26,6 +29,42 @@ function toItem(pk: string, snapshot: RateSnapshot): RateItem {
   return { pk, date: snapshot.date, rates: snapshot.rates, sources: stored, published_at: snapshot.publishedAt };
 }
 
+/** Attributes set (or removed) by one UpdateItem: about 15 characters each keeps the expression under 4 KB. */
+export const SERIES_ATTRIBUTES_PER_UPDATE = 200;
+const SERIES_UPDATE_CONCURRENCY = 8;
+
+export interface SeriesMeta {
+  version: number | undefined;
+  builtAt?: string;
+  pending: boolean;
+}
+
+/** Day attributes to set and remove on one currency's series item of one year (`dMMDD`, see domain/series). */
+export interface SeriesUpdate {
+  code: string;
+  year: number;
+  set: Record<string, number>;
+  remove: string[];
+}
+
+/** A whole series item: its key and one attribute per day. */
+function seriesItem(series: CurrencyYear): Record<string, unknown> {
+  const item: Record<string, unknown> = { pk: seriesKey(series.code, series.year) };
+  series.dates.forEach((date, i) => {
+    item[seriesAttribute(date)] = series.rates[i];
+  });
+  return item;
+}
+
+/** Runs `work` over `items`, at most `concurrency` at a time. */
+async function inParallel<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface BatchOptions {
@@ -46,6 +85,42 @@ export class RatesStore extends RatesReadStore {
     await this.client.send(
       new PutCommand({ TableName: this.tableName, Item: toItem(dayKey(snapshot.date), snapshot) }),
     );
+  }
+
+  /**
+   * Records one source's delivery in the status item: one UpdateItem that sets only that source's attribute, so
+   * the other source's status, and a failed source's previous one, stay as they were. With `keepUpstream` (a load
+   * of bundled files), a status recorded by a real fetch is kept: bundled data never hides one. Returns whether it
+   * wrote.
+   */
+  async recordSourceStatus(
+    source: SourceId,
+    status: SourceStatus,
+    options: { keepUpstream?: boolean } = {},
+  ): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: SOURCES_KEY },
+          UpdateExpression: 'SET #source = :status',
+          ...(options.keepUpstream
+            ? {
+                ConditionExpression: 'attribute_not_exists(#source) OR #source.#origin <> :upstream',
+                ExpressionAttributeNames: { '#source': source, '#origin': 'origin' },
+                ExpressionAttributeValues: { ':status': toStoredStatus(status), ':upstream': 'upstream' },
+              }
+            : {
+                ExpressionAttributeNames: { '#source': source },
+                ExpressionAttributeValues: { ':status': toStoredStatus(status) },
+              }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (options.keepUpstream && isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
   /** Reads many days with BatchGetItem (100 keys a call), retrying unprocessed keys. Missing days are absent. */
@@ -74,24 +149,121 @@ export class RatesStore extends RatesReadStore {
 
   /** Writes days with BatchWriteItem (25 a call), retrying UnprocessedItems with exponential backoff. */
   async putDays(snapshots: readonly RateSnapshot[], options: BatchOptions = {}): Promise<number> {
-    const chunks: RateSnapshot[][] = [];
-    for (let i = 0; i < snapshots.length; i += 25) chunks.push(snapshots.slice(i, i + 25));
-    // A few batches in flight keep the emulator and DynamoDB busy without bursting past on-demand limits.
-    const concurrency = 4;
-    let next = 0;
-    const worker = async () => {
-      while (next < chunks.length) {
-        const chunk = chunks[next++] as RateSnapshot[];
-        await this.writeChunk(chunk, options);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
-    return snapshots.length;
+    return this.putItems(
+      snapshots.map((s): Record<string, unknown> => ({ ...toItem(dayKey(s.date), s) })),
+      options,
+    );
   }
 
-  private async writeChunk(chunk: RateSnapshot[], options: BatchOptions): Promise<void> {
+  /**
+   * Sets and removes day attributes of series items, one UpdateItem per item (several for an item with more days
+   * than one expression holds), a few at a time. Top-level attributes need no existence check: an item that is
+   * not there yet is created. Returns the UpdateItem calls made.
+   */
+  async updateSeries(updates: readonly SeriesUpdate[]): Promise<number> {
+    const calls: { pk: string; set: [string, number][]; remove: string[] }[] = [];
+    for (const update of updates) {
+      const pk = seriesKey(update.code, update.year);
+      const set = Object.entries(update.set);
+      for (let i = 0; i < Math.max(set.length, update.remove.length); i += SERIES_ATTRIBUTES_PER_UPDATE) {
+        calls.push({
+          pk,
+          set: set.slice(i, i + SERIES_ATTRIBUTES_PER_UPDATE),
+          remove: update.remove.slice(i, i + SERIES_ATTRIBUTES_PER_UPDATE),
+        });
+      }
+    }
+    await inParallel(calls, SERIES_UPDATE_CONCURRENCY, async ({ pk, set, remove }) => {
+      const values: Record<string, number> = {};
+      const clauses: string[] = [];
+      if (set.length > 0) {
+        clauses.push(
+          `SET ${set
+            .map(([attribute, value], i) => {
+              values[`:v${i}`] = value;
+              return `${attribute} = :v${i}`;
+            })
+            .join(', ')}`,
+        );
+      }
+      if (remove.length > 0) clauses.push(`REMOVE ${remove.join(', ')}`);
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk },
+          UpdateExpression: clauses.join(' '),
+          ...(set.length > 0 ? { ExpressionAttributeValues: values } : {}),
+        }),
+      );
+    });
+    return calls.length;
+  }
+
+  /** Writes whole series items with BatchWriteItem, replacing what was stored under their keys. */
+  async putSeries(items: readonly CurrencyYear[], options: BatchOptions = {}): Promise<number> {
+    return this.putItems(items.map(seriesItem), options);
+  }
+
+  /** One series item read consistently (ingestion and tests; the endpoints read through getSeries). */
+  async getSeriesItem(code: string, year: number): Promise<Record<string, unknown> | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: seriesKey(code, year) }, ConsistentRead: true }),
+    );
+    return out.Item;
+  }
+
+  /**
+   * The series marker: which version of the series items the table holds (as backfillSeries recorded it), and
+   * whether a run that writes days has not yet brought the series in step (it started and did not finish).
+   */
+  async getSeriesMeta(): Promise<SeriesMeta | undefined> {
+    const out = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: SERIES_META_KEY }, ConsistentRead: true }),
+    );
+    if (!out.Item) return undefined;
+    const { version, built_at: builtAt, pending_since: pendingSince } = out.Item;
+    return {
+      version: typeof version === 'number' ? version : undefined,
+      ...(typeof builtAt === 'string' ? { builtAt } : {}),
+      pending: pendingSince !== undefined,
+    };
+  }
+
+  /** Records a complete rebuild; clears any pending run. */
+  async putSeriesMeta(version: number, builtAt: string): Promise<void> {
+    await this.client.send(
+      new PutCommand({ TableName: this.tableName, Item: { pk: SERIES_META_KEY, version, built_at: builtAt } }),
+    );
+  }
+
+  /**
+   * Marks (before its day writes) or unmarks (once the series are in step) a run that changes days: a run that
+   * stops in between leaves the mark, and the next start rebuilds the series instead of missing those days.
+   */
+  async setSeriesPending(since: string | undefined): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: SERIES_META_KEY },
+        ...(since === undefined
+          ? { UpdateExpression: 'REMOVE pending_since' }
+          : { UpdateExpression: 'SET pending_since = :since', ExpressionAttributeValues: { ':since': since } }),
+      }),
+    );
+  }
+
+  /** Writes items with BatchWriteItem (25 a call), a few calls at a time; returns how many. */
+  private async putItems(items: readonly Record<string, unknown>[], options: BatchOptions): Promise<number> {
+    const chunks: Record<string, unknown>[][] = [];
+    for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+    // A few batches in flight keep the emulator and DynamoDB busy without bursting past on-demand limits.
+    await inParallel(chunks, 4, (chunk) => this.writeChunk(chunk, options));
+    return items.length;
+  }
+
+  private async writeChunk(chunk: Record<string, unknown>[], options: BatchOptions): Promise<void> {
     const maxAttempts = options.maxAttempts ?? 8;
-    let requests = chunk.map((s) => ({ PutRequest: { Item: toItem(dayKey(s.date), s) } }));
+    let requests = chunk.map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; requests.length > 0; attempt++) {
       if (attempt >= maxAttempts) {
         throw new Error(`BatchWriteItem left ${requests.length} items unprocessed after ${maxAttempts} attempts`);

@@ -37,7 +37,14 @@ export const TABLES = [RATES_TABLE, ACCOUNTS_TABLE] as const;
 
 /** Item keys of the rates table. */
 export const LATEST_KEY = 'LATEST';
+/** One item with each source's last delivery (GET /v1/sources); ingestion updates one attribute per source. */
+export const SOURCES_KEY = 'SOURCES';
 export const dayKey = (day: string): string => `DAY#${day}`;
+/** One currency's EUR rates over one calendar year: one attribute `dMMDD` per day that has a rate. */
+export const SERIES_KEY_PREFIX = 'SERIES#';
+export const seriesKey = (code: string, year: number): string => `${SERIES_KEY_PREFIX}${code}#${year}`;
+/** Which version of the series items the table holds; written after a full rebuild (backfillSeries). */
+export const SERIES_META_KEY = 'META#series';
 
 /** Item keys of the accounts table (single-table design). */
 export const accountKey = (accountId: string): string => `ACCOUNT#${accountId}`;

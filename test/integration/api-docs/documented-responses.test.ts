@@ -73,6 +73,9 @@ function requestPath(route: RouteDefinition, values: Record<string, string> = {}
   return `${path.slice(1)}${query.length ? `?${query.join('&')}` : ''}`;
 }
 
+/** A time series answered as CSV (`format=csv`). */
+const isCsv = (reply: ApiReply) => reply.headers.get('content-type')?.startsWith('text/csv') === true;
+
 /** What a reply is held against: its documented response, and the schema check of its body. */
 interface Documented {
   /** The operation's path and method; undefined for an unknown path or method (the NotFound response). */
@@ -83,7 +86,8 @@ interface Documented {
 /** The problems of a reply against its documented response: status, code, body, headers. */
 function problemsOf(reply: ApiReply, documented: Documented): string[] {
   const { operation, response } = documented;
-  const body = reply.status === 304 ? undefined : reply.json();
+  const csv = isCsv(reply);
+  const body = reply.status === 304 || csv ? undefined : reply.json();
   const code = reply.status >= 400 ? body?.error?.code : undefined;
   const problems: string[] = [];
   if (!response) problems.push('status not documented');
@@ -97,6 +101,11 @@ function problemsOf(reply: ApiReply, documented: Documented): string[] {
         : validator.componentResponse('NotFound', body)),
     );
   }
+  if (csv) {
+    const schema = response?.content?.['text/csv']?.schema;
+    if (!schema) problems.push('text/csv not documented');
+    else if (!new RegExp(String(schema.pattern)).test(reply.text)) problems.push('CSV body does not match its pattern');
+  }
   const documentedHeaders = Object.keys(response?.headers ?? {}).map((name) => name.toLowerCase());
   for (const [name] of response ? reply.headers : []) {
     if (!TRANSPORT_HEADERS.has(name) && !documentedHeaders.includes(name)) problems.push(`header ${name} undocumented`);
@@ -108,9 +117,18 @@ function problemsOf(reply: ApiReply, documented: Documented): string[] {
     if (schema?.const !== undefined && (value !== null || required) && value !== schema.const) {
       problems.push(`${name} is ${value}, documented ${schema.const}`);
     }
+    const allowed = schema?.enum as unknown[] | undefined;
+    if (allowed !== undefined && (value !== null || required) && !allowed.includes(value)) {
+      problems.push(`${name} is ${value}, documented one of ${allowed.join(' | ')}`);
+    }
   }
   const mustCarry = ['X-Request-Id'];
-  if (operation && reply.status < 400) mustCarry.push(...Object.keys(response?.headers ?? {}));
+  // A success carries every header documented for it, except those documented as not always sent.
+  if (operation && reply.status < 400) {
+    for (const [name, header] of Object.entries(response?.headers ?? {})) {
+      if ((header as HeaderObject).required !== false) mustCarry.push(name);
+    }
+  }
   if (reply.status === 429) mustCarry.push('Retry-After');
   for (const name of mustCarry) if (!reply.headers.has(name)) problems.push(`header ${name} missing`);
   return problems;
@@ -133,7 +151,7 @@ describe('every documented response, produced over HTTP, and nothing undocumente
     expected: { status: number; code?: ErrorCode },
     documented: Documented,
   ) {
-    const body = reply.status === 304 ? undefined : reply.json();
+    const body = reply.status === 304 || isCsv(reply) ? undefined : reply.json();
     const code = reply.status >= 400 ? body?.error?.code : undefined;
     expect({ label, status: reply.status, code }).toEqual({ label, status: expected.status, code: expected.code });
     expect({ label, status: reply.status, problems: problemsOf(reply, documented) }).toEqual({
@@ -236,9 +254,47 @@ describe('every documented response, produced over HTTP, and nothing undocumente
 
     const history = ROUTES.find((r) => r.id === 'history') as RouteDefinition;
     await call(api, requestPath(history), free, { status: 403, code: 'plan-upgrade-required' });
-    // 2026-04-11 is a Saturday: no ECB or currency-api rate that day.
-    await call(api, requestPath(history, { date: '2026-04-11' }), business, { status: 404, code: 'no-data-available' });
+    // 2026-04-11 is a Saturday: no ECB or currency-api rate that day. The parameter examples ask for
+    // fallback=previous, which serves the Friday; without it, and 7 days past the ECB history's end, 404.
+    await call(api, 'rates/history/USD/CHF/2026-04-11', business, { status: 404, code: 'no-data-available' });
+    await call(api, requestPath(history, { date: '2026-04-11' }), business, { status: 200 });
+    await call(api, requestPath(history, { date: '2026-04-21' }), business, { status: 404, code: 'no-data-available' });
+    for (const name of ['fallback', 'expand']) {
+      await call(api, requestPath(history, { [name]: 'x' }), business, { status: 400, code: 'invalid-parameter' });
+    }
+    // A recent fallback carries the shorter of the two documented Cache-Control values.
+    api.clock.set('2026-04-12T12:00:00Z');
+    const recent = await call(api, requestPath(history, { date: '2026-04-11' }), business, { status: 200 });
+    expect(recent.headers.get('cache-control')).toBe('private, max-age=3600');
+    api.clock.set('2026-09-30T12:00:00Z');
     await call(api, 'rates/oldest', business, { status: 404, code: 'not-found' });
+
+    const timeseries = ROUTES.find((r) => r.id === 'timeseries') as RouteDefinition;
+    await call(api, requestPath(timeseries), free, { status: 403, code: 'plan-upgrade-required' });
+    const gap = { start: '2026-05-01', end: '2026-05-31' };
+    await call(api, requestPath(timeseries, gap), business, { status: 404, code: 'no-data-available' });
+    const csv = await call(api, requestPath(timeseries, { format: 'csv' }), business, { status: 200 });
+    expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.csv"$/);
+    await call(
+      api,
+      requestPath(timeseries, { format: 'csv' }),
+      business,
+      { status: 304 },
+      {
+        'If-None-Match': csv.headers.get('etag') ?? '',
+      },
+    );
+    const malformed: Record<string, string>[] = [
+      { format: 'xml' },
+      { start: '2026-09-29', end: '2026-09-01' },
+      { start: '2024-01-01' },
+    ];
+    for (const values of malformed) {
+      await call(api, requestPath(timeseries, values), business, { status: 400, code: 'invalid-parameter' });
+    }
+    // A range that ended more than a week ago carries the longer of the two documented Cache-Control values.
+    const settled = await call(api, requestPath(timeseries, { end: '2026-04-13' }), business, { status: 200 });
+    expect(settled.headers.get('cache-control')).toBe('private, max-age=604800, immutable');
   });
 
   it('refuses every route at the per-minute limit and, where it counts, at the monthly quota', async () => {

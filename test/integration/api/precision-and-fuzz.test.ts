@@ -79,11 +79,13 @@ describe('fuzzing the local server', () => {
       .tuple(
         fc.constantFrom(
           'rates/pair',
+          'rates/convert',
           'rates/enriched',
           'rates/history',
           'rates/latest',
           'currencies',
           'quota',
+          'sources',
           'rates',
         ),
         fc.array(segment, { maxLength: 4 }),
@@ -93,8 +95,25 @@ describe('fuzzing the local server', () => {
   );
   const query = fc.array(
     fc.tuple(
-      fc.constantFrom('base', 'amount', 'locale', 'api_key', 'x', 'AMOUNT', 'base'),
-      fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('1e9', '-0', '0.0000001', '1'.repeat(300), 'de', 'USD')),
+      fc.constantFrom('base', 'amount', 'locale', 'api_key', 'x', 'AMOUNT', 'base', 'to', 'fallback', 'expand'),
+      fc.oneof(
+        fc.string({ maxLength: 20 }),
+        fc.constantFrom(
+          '1e9',
+          '-0',
+          '0.0000001',
+          '1'.repeat(300),
+          'de',
+          'USD',
+          'EUR,jpy',
+          'EUR,,USD',
+          'usd,USD,',
+          'previous',
+          'sources',
+          'Previous',
+        ),
+        fc.array(fc.constantFrom('EUR', 'usd', 'XYZ', '', 'CYP', 'GBP'), { maxLength: 60 }).map((c) => c.join(',')),
+      ),
     ),
     { maxLength: 4 },
   );

@@ -14,7 +14,7 @@ describe('response shapes over HTTP', () => {
     expect(Object.keys(body)).toEqual(['success', 'data']);
     expect(body.success).toBe(true);
     const data = body.data as { base: string; updated_at: string; rates: Record<string, number> };
-    expect(Object.keys(data)).toEqual(['base', 'updated_at', 'rates']);
+    expect(Object.keys(data)).toEqual(['base', 'updated_at', 'published_at', 'next_update_at', 'rates']);
     expect(data.base).toBe('USD');
     // currency-api's 2026-09-29 is the newest contributing day: D 00:00 UTC
     expect(data.updated_at).toBe('2026-09-29T00:00:00Z');
@@ -44,17 +44,23 @@ describe('response shapes over HTTP', () => {
 
   it('serves a pair without amount fields, and with them when an amount is given', async () => {
     const plain = await ctx.api.get('rates/pair/EUR/USD', ctx.key);
-    expect(Object.keys(plain.json().data ?? {})).toEqual(['base', 'target', 'rate']);
+    expect(Object.keys(plain.json().data ?? {})).toEqual(['base', 'target', 'rate', 'published_at']);
     expect(plain.headers.get('cache-control')).toBeNull();
     const withAmount = (await ctx.api.get('rates/pair/EUR/USD?amount=100', ctx.key)).json().data;
-    expect(Object.keys(withAmount ?? {})).toEqual(['base', 'target', 'rate', 'amount', 'converted']);
+    expect(Object.keys(withAmount ?? {})).toEqual(['base', 'target', 'rate', 'amount', 'converted', 'published_at']);
     expect(withAmount?.amount).toBe(100);
     expect(withAmount?.converted).toBeCloseTo((withAmount?.rate as number) * 100, 6);
   });
 
   it('serves a historical rate with its date and the immutable cache policy', async () => {
     const r = await ctx.api.get('rates/history/EUR/USD/1999-01-04', ctx.key);
-    expect(r.json().data).toEqual({ base: 'EUR', target: 'USD', date: '1999-01-04', rate: 1.1789 });
+    expect(r.json().data).toEqual({
+      base: 'EUR',
+      target: 'USD',
+      date: '1999-01-04',
+      rate: 1.1789,
+      published_at: '1999-01-04T15:00:00Z',
+    });
     expect(r.headers.get('cache-control')).toBe('private, max-age=604800, immutable');
   });
 
@@ -90,6 +96,7 @@ describe('response shapes over HTTP', () => {
       rate: (await ctx.api.get('rates/pair/USD/GBP', ctx.key)).json().data?.rate,
       base_detail: { name: 'US-Dollar', symbol: '$' },
       target_detail: { name: 'Britisches Pfund', symbol: '£' },
+      published_at: '2026-09-29T00:00:00Z',
     });
     const en = (await ctx.api.get('rates/enriched/JPY/CHF', ctx.key)).json().data;
     expect(en?.base_detail).toEqual({ name: 'Japanese Yen', symbol: '¥' });

@@ -116,4 +116,30 @@ describe.each(backends())('loadRatesForLocal on $name', (backend) => {
     expect(result.live?.sources.ecb?.error).toMatch(/within 500 ms/);
     expect(result.latest?.date).toBe(apiFiles[apiFiles.length - 1]?.slice(4, 14));
   });
+
+  it('records the bundled load as bundled (never fetched), and a live fetch as upstream, which a reload keeps', async () => {
+    const store = new RatesStore(tables.client, tables.ratesTable);
+    const dir = dataDir(`status-${backend.name}`, apiFiles.slice(0, 2));
+    await load({ dataDir: dir });
+    const bundled = await store.getSourceStatuses();
+    const ecbNewest = ecbRows
+      .map((row) => row.date)
+      .sort()
+      .at(-1);
+    expect(bundled.ecb).toMatchObject({ origin: 'bundled', fetchedAt: null, publishedDate: ecbNewest });
+    expect(bundled['currency-api']).toMatchObject({
+      origin: 'bundled',
+      fetchedAt: null,
+      publishedDate: apiFiles[1]?.slice(4, 14),
+    });
+    await load({ dataDir: dir, live: true, urls: upstream.urls });
+    const live = await store.getSourceStatuses();
+    expect(live.ecb).toMatchObject({ origin: 'upstream', fetchedAt: '2026-09-29T12:00:00Z' });
+    expect(live['currency-api']).toMatchObject({ origin: 'upstream', fetchedAt: '2026-09-29T12:00:00Z' });
+    // New bundled files reload the days, but do not hide the real fetch.
+    const added = apiFiles[2] ?? '';
+    copyFileSync(join(DATA_DIR, 'currency-api', added), join(dir, 'currency-api', added));
+    expect((await load({ dataDir: dir })).bundled.loaded).toBe(true);
+    expect(await store.getSourceStatuses()).toEqual(live);
+  });
 });

@@ -12,11 +12,12 @@ import {
   type ParameterObject,
   SECURITY_SCHEME,
 } from '../../../api-docs/openapi';
+import { successSchemaName } from '../../../api-docs/schemas';
 import { KEY_CREATION_LIMIT } from '../../../lambdas/core/dashboard/deps';
 import { ERROR_CATALOG } from '../../../lambdas/core/domain/errors';
 import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES } from '../../../lambdas/core/http/dashboard-routes';
 import { ROUTE_PARAMETERS } from '../../../lambdas/core/http/parameters';
-import { ROUTES } from '../../../lambdas/core/http/routes';
+import { ROUTES, routeById } from '../../../lambdas/core/http/routes';
 import { AccountsStore, InvalidAccountInputError } from '../../../lambdas/core/store/accounts-store';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -125,8 +126,9 @@ describe('the OpenAPI document against the route registry and the endpoints', ()
   );
 
   it('finds the query parameters an endpoint reads (the source scan is not vacuous)', () => {
-    expect(queryNamesRead('pair')).toEqual(['amount']);
-    expect(queryNamesRead('latest')).toEqual(['base']);
+    expect(queryNamesRead('pair')).toEqual(['amount', 'expand']);
+    expect(queryNamesRead('latest')).toEqual(['base', 'expand']);
+    expect(queryNamesRead('history')).toEqual(['fallback', 'expand']);
     expect(queryNamesRead('quota')).toEqual([]);
   });
 
@@ -149,9 +151,51 @@ describe('the OpenAPI document against the route registry and the endpoints', ()
     for (const route of ROUTES) {
       const responses = operationOf(route)?.responses ?? {};
       expect('304' in responses).toBe(route.etag);
-      const cacheControl = responses['200']?.headers?.['Cache-Control'] as { schema?: { const?: string } } | undefined;
-      expect(cacheControl?.schema?.const).toBe(route.cacheControl);
+      const cacheControl = responses['200']?.headers?.['Cache-Control'] as
+        | { schema?: { const?: string; enum?: string[] } }
+        | undefined;
+      // A route whose answers can carry a shorter policy documents both values; the registry's comes first.
+      expect(cacheControl?.schema?.const ?? cacheControl?.schema?.enum?.[0]).toBe(route.cacheControl);
     }
+    const history = operationOf(routeById('history'))?.responses['200']?.headers?.['Cache-Control'] as {
+      schema?: { enum?: string[] };
+    };
+    expect(history.schema?.enum).toEqual(['private, max-age=604800, immutable', 'private, max-age=3600']);
+  });
+
+  it('documents the weekend and holiday policy, the provenance fields and GET /v1/sources', () => {
+    const history = operationOf(routeById('history'));
+    for (const words of [
+      'TARGET business days',
+      '16:00 CET',
+      'Good Friday',
+      'Easter Monday',
+      '1 May',
+      '25 and 26 December',
+      'currency-api publishes every day',
+      'at most 7 days back',
+      'effective_date',
+    ]) {
+      expect([words, history?.description.includes(words)]).toEqual([words, true]);
+    }
+    const fallback = history?.parameters.find((p) => p.name === 'fallback');
+    expect(fallback).toMatchObject({ in: 'query', required: false, schema: { enum: ['previous'] } });
+    for (const id of ['latest', 'pair', 'history', 'enriched'] as const) {
+      const expand = operationOf(routeById(id))?.parameters.find((p) => p.name === 'expand');
+      expect([id, expand?.required, expand?.schema.enum]).toEqual([id, false, ['sources']]);
+      expect(expand?.description).toMatch(/EUR has no entry: it is the pivot both sources quote against/);
+      const data = doc.components.schemas[successSchemaName(id).replace(/Response$/, '')] as {
+        properties: Record<string, unknown>;
+        required: string[];
+      };
+      expect([id, 'published_at' in data.properties, data.required.includes('published_at')]).toEqual([id, true, true]);
+      expect([id, 'sources' in data.properties, data.required.includes('sources')]).toEqual([id, true, false]);
+    }
+    const latest = doc.components.schemas.RateTable as { required: string[] };
+    expect(latest.required).toContain('next_update_at');
+    const sources = operationOf(routeById('sources'));
+    expect(sources?.parameters.filter((p) => p.in !== 'header')).toEqual([]);
+    expect(Object.keys(sources?.responses ?? {})).toEqual(expect.arrayContaining(['200', '304', '401', '429', '503']));
   });
 });
 

@@ -8,6 +8,7 @@ describe('matchRoute', () => {
     ['/currencies', 'currencies', {}],
     ['/rates/enriched/gbp/jpy', 'enriched', { from: 'gbp', to: 'jpy' }],
     ['/quota', 'quota', {}],
+    ['/sources', 'sources', {}],
   ])('matches %s to the %s route with its path parameters', (path, id, parameters) => {
     const match = matchRoute(path);
     expect(match?.route.id).toBe(id);
@@ -68,7 +69,11 @@ describe('matchRoute', () => {
 describe('ROUTES', () => {
   it('has the six endpoints of the spec under /v1, all GET', () => {
     expect(API_BASE_PATH).toBe('/v1');
-    expect(ROUTES.map((r) => r.id).sort()).toEqual(['currencies', 'enriched', 'history', 'latest', 'pair', 'quota']);
+    const extensions = ROUTES.filter((r) => r.id === 'sources').map((r) => r.id);
+    expect(extensions).toEqual(['sources']);
+    expect(ROUTES.map((r) => r.id).filter((id) => id !== 'sources')).toEqual(
+      expect.arrayContaining(['currencies', 'enriched', 'history', 'latest', 'pair', 'quota']),
+    );
     for (const route of ROUTES) expect(route.method).toBe('GET');
     expect(new Set(ROUTES.map((r) => r.path)).size).toBe(ROUTES.length);
   });
@@ -82,17 +87,22 @@ describe('ROUTES', () => {
       pair: undefined,
       enriched: undefined,
       quota: 'no-store',
+      sources: 'private, max-age=60',
     });
     expect(ERROR_CACHE_CONTROL).toBe('no-store');
   });
 
   it('counts every route toward the month except the quota report', () => {
     const counting = ROUTES.filter((r) => r.countsTowardMonth).map((r) => r.id);
-    expect(counting.sort()).toEqual(['currencies', 'enriched', 'history', 'latest', 'pair']);
+    expect(counting.sort()).toEqual(
+      expect.arrayContaining(['currencies', 'enriched', 'history', 'latest', 'pair', 'sources']),
+    );
+    expect(ROUTES.filter((r) => !r.countsTowardMonth).map((r) => r.id)).toEqual(['quota']);
   });
 
   it('sends ETags on the rate routes', () => {
-    for (const id of ['latest', 'pair', 'history', 'enriched'] as const) expect(routeById(id).etag).toBe(true);
+    for (const id of ['latest', 'pair', 'history', 'enriched', 'sources'] as const)
+      expect(routeById(id).etag).toBe(true);
     expect(routeById('quota').etag).toBe(false);
   });
 

@@ -293,3 +293,63 @@ describe('RateReader.getLatest when a late source changes LATEST', () => {
     expect(reader.memo(next, 'USD', () => 'fresh')).toBe('fresh');
   });
 });
+
+describe('RateReader: the sources status item', () => {
+  const status = (fetchedAt: string) => ({
+    ecb: {
+      origin: 'upstream' as const,
+      fetchedAt,
+      publishedDate: '2026-09-18',
+      publishedAt: '2026-09-18T14:00:00Z',
+      currencies: ['USD'],
+    },
+  });
+
+  it('reads it once per 60 s, shares a read in flight, and reads again after', async () => {
+    let now = START;
+    let reads = 0;
+    let stored = status('2026-09-20T11:00:00Z');
+    const source: SnapshotSource = {
+      getLatest: async () => undefined,
+      getDay: async () => undefined,
+      getSourceStatuses: async () => {
+        reads++;
+        return stored;
+      },
+    };
+    const reader = new RateReader(source, () => new Date(now));
+    const [a, b] = await Promise.all([reader.getSourceStatuses(), reader.getSourceStatuses()]);
+    expect(a).toEqual(status('2026-09-20T11:00:00Z'));
+    expect(b).toBe(a);
+    expect(reads).toBe(1);
+    stored = status('2026-09-20T12:00:30Z');
+    now += 59_999;
+    expect(await reader.getSourceStatuses()).toEqual(status('2026-09-20T11:00:00Z'));
+    now += 1;
+    expect(await reader.getSourceStatuses()).toEqual(status('2026-09-20T12:00:30Z'));
+    expect(reads).toBe(2);
+  });
+
+  it('has nothing to report from a source that keeps no status', async () => {
+    const reader = new RateReader(new FakeSource(), () => new Date(START));
+    expect(await reader.getSourceStatuses()).toEqual({});
+  });
+
+  it('does not keep a failed read', async () => {
+    let fail = true;
+    const reader = new RateReader(
+      {
+        getLatest: async () => undefined,
+        getDay: async () => undefined,
+        getSourceStatuses: async () => {
+          if (fail) throw new Error('store unavailable');
+          return status('2026-09-20T11:00:00Z');
+        },
+      },
+      () => new Date(START),
+    );
+    await expect(reader.getSourceStatuses()).rejects.toThrow('store unavailable');
+    fail = false;
+    expect(await reader.getSourceStatuses()).toEqual(status('2026-09-20T11:00:00Z'));
+  });
+});

@@ -1,0 +1,175 @@
+import { SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-schedule';
+import { fetchersFor } from '../../../lambdas/core/ingest/fetchers';
+import { runIngestion } from '../../../lambdas/core/ingest/ingest';
+import { useTestApi } from '../../support/api-service';
+import { readEcbTable, startUpstreamServer, type UpstreamServer } from '../../support/upstream-server';
+
+jest.setTimeout(60_000);
+
+/** 24 weeks: moves the ECB history's last Monday (2026-04-13) onto 2026-09-28, keeping weekdays. */
+const ECB_SHIFT_DAYS = 168;
+const table = readEcbTable();
+
+interface SourceEntry {
+  id: string;
+  name: string;
+  schedule: string;
+  origin: string | null;
+  last_fetch_at: string | null;
+  last_published_date: string | null;
+  last_published_at: string | null;
+  currencies: string[];
+  feeds_latest: boolean;
+}
+
+/**
+ * GET /v1/sources over real HTTP, before and after real ingestion runs against the local upstream stand-ins, and
+ * what the runs change in latest (expand=sources, next_update_at).
+ */
+describe('GET /v1/sources', () => {
+  const ctx = useTestApi();
+  let upstream: UpstreamServer;
+  beforeAll(async () => {
+    upstream = await startUpstreamServer({ ecbShiftDays: ECB_SHIFT_DAYS });
+  });
+  afterAll(() => upstream.close());
+
+  const sources = async (key = ctx.key) => {
+    const r = await ctx.api.get('sources', key);
+    expect(r.status).toBe(200);
+    return { reply: r, list: (r.json().data as { sources: SourceEntry[] }).sources };
+  };
+  const ingest = () =>
+    runIngestion({
+      store: ctx.api.service.ratesStore,
+      clock: ctx.api.clock.now,
+      fetchers: fetchersFor(['ecb', 'currency-api'], { urls: upstream.urls, timeoutMs: 5000, mode: 'scheduled' }),
+    });
+  /** Past the 60 s the endpoints keep LATEST and the status item in memory. */
+  const pastCache = () => ctx.api.clock.advance(61_000);
+
+  it('lists every configured source, with nothing recorded before any ingestion run', async () => {
+    const { reply, list } = await sources();
+    expect(list).toEqual([
+      {
+        id: 'ecb',
+        name: SOURCE_SCHEDULES.ecb.name,
+        schedule: SOURCE_SCHEDULES.ecb.schedule,
+        origin: null,
+        last_fetch_at: null,
+        last_published_date: null,
+        last_published_at: null,
+        currencies: [],
+        // The test data's latest rates are currency-api's alone.
+        feeds_latest: false,
+      },
+      {
+        id: 'currency-api',
+        name: SOURCE_SCHEDULES['currency-api'].name,
+        schedule: SOURCE_SCHEDULES['currency-api'].schedule,
+        origin: null,
+        last_fetch_at: null,
+        last_published_date: null,
+        last_published_at: null,
+        currencies: [],
+        feeds_latest: true,
+      },
+    ]);
+    expect(reply.headers.get('cache-control')).toBe('private, max-age=60');
+    const etag = reply.headers.get('etag') ?? '';
+    expect(etag).not.toBe('');
+    expect((await ctx.api.get('sources', ctx.key, { 'If-None-Match': etag })).status).toBe(304);
+  });
+
+  it('records each source after a run: its fetch, newest day, publication and currencies; both feed latest', async () => {
+    ctx.api.clock.set('2026-09-30T12:30:00Z');
+    const run = await ingest();
+    expect(run.status).toBe('ok');
+    pastCache();
+    const { list } = await sources();
+    const [ecb, api] = list;
+    expect(ecb).toMatchObject({
+      id: 'ecb',
+      origin: 'upstream',
+      last_fetch_at: '2026-09-30T12:30:00Z',
+      last_published_date: '2026-09-28',
+      last_published_at: '2026-09-28T14:00:00Z',
+      feeds_latest: true,
+    });
+    expect(ecb?.currencies).toEqual([...table.codes].filter((c) => ecb?.currencies.includes(c)).sort());
+    expect(ecb?.currencies).toContain('USD');
+    expect(ecb?.currencies).not.toContain('EUR');
+    expect(ecb?.currencies).not.toContain('AED');
+    expect(api).toMatchObject({
+      id: 'currency-api',
+      origin: 'upstream',
+      last_fetch_at: '2026-09-30T12:30:00Z',
+      last_published_date: '2026-09-29',
+      last_published_at: '2026-09-29T00:00:00Z',
+      feeds_latest: true,
+    });
+    expect(api?.currencies).toContain('AED');
+    expect(api?.currencies).not.toContain('EUR');
+    expect(api?.currencies.length).toBeGreaterThan(100);
+  });
+
+  it('then names ECB and currency-api quotes apart in latest, and expects the ECB’s next publication', async () => {
+    const latest = await ctx.api.get('rates/latest?base=JPY&expand=sources', ctx.key);
+    const data = latest.json().data as { sources: Record<string, string>; next_update_at: string; base: string };
+    expect(data.sources.USD).toBe('ecb');
+    expect(data.sources.JPY).toBe('ecb');
+    expect(data.sources.AED).toBe('currency-api');
+    expect(data.sources.EUR).toBeUndefined();
+    const stored = await ctx.api.service.ratesStore.getLatest();
+    for (const [code, source] of Object.entries(data.sources))
+      expect([code, source]).toEqual([code, stored?.sources[code]]);
+    // Wednesday 12:31 UTC: the ECB publishes at 16:00 Berlin time (14:00 UTC in summer), before currency-api's midnight.
+    expect(data.next_update_at).toBe('2026-09-30T14:00:00Z');
+    ctx.api.clock.set('2026-09-30T14:00:00Z');
+    expect((await ctx.api.get('rates/latest', ctx.key)).json().data?.next_update_at).toBe('2026-10-01T00:00:00Z');
+    expect((await ctx.api.get('rates/pair/USD/AED?expand=sources', ctx.key)).json().data?.sources).toEqual({
+      USD: 'ecb',
+      AED: 'currency-api',
+    });
+    expect((await ctx.api.get('rates/enriched/AED/EUR?expand=sources', ctx.key)).json().data?.sources).toEqual({
+      AED: 'currency-api',
+    });
+    // The day both delivered, in history too.
+    expect(
+      (await ctx.api.get('rates/history/USD/AED/2026-09-28?expand=sources', ctx.key)).json().data?.sources,
+    ).toEqual({ USD: 'ecb', AED: 'currency-api' });
+  });
+
+  it('keeps the status of a source that fails, and updates the one that delivers', async () => {
+    const before = (await sources()).list;
+    ctx.api.clock.set('2026-09-30T15:00:00Z');
+    upstream.override(upstream.ecbPath('eurofxref-daily.xml'), { status: 503 });
+    upstream.override(upstream.ecbPath('eurofxref-hist-90d.xml'), { status: 503 });
+    try {
+      const run = await ingest();
+      expect(run.status).toBe('partial');
+    } finally {
+      upstream.reset();
+      upstream.configure({ ecbShiftDays: ECB_SHIFT_DAYS });
+    }
+    pastCache();
+    const after = (await sources()).list;
+    expect(after[0]).toEqual(before[0]);
+    expect(after[1]).toEqual({ ...before[1], last_fetch_at: '2026-09-30T15:00:00Z' });
+  });
+
+  it('is answered on every plan and counts toward the minute and the month', async () => {
+    const free = await ctx.api.newKey('free', { perMinute: 100, monthlyLimit: 100 });
+    const first = await sources(free.key);
+    expect(first.reply.headers.get('x-ratelimit-remaining-month')).toBe('99');
+    const second = await sources(free.key);
+    expect(second.reply.headers.get('x-ratelimit-remaining-month')).toBe('98');
+    const quota = (await ctx.api.get('quota', free.key)).json().data as { quota: { used: number } };
+    expect(quota.quota.used).toBe(2);
+    for (const plan of ['pro', 'business'] as const) await sources((await ctx.api.newKey(plan)).key);
+  });
+
+  it('ignores unknown query parameters', async () => {
+    expect((await ctx.api.get('sources?expand=sources&x=1', ctx.key)).status).toBe(200);
+  });
+});
