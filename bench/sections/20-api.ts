@@ -320,10 +320,20 @@ export default async function run(): Promise<void> {
       date: '2026-04-13',
     });
 
+    // Saturday 2026-04-11 has no rate: fallback=previous reads it and the 7 days before it (8 reads cold).
+    const fallbackEvent = event(
+      '/rates/history/{from}/{to}/{date}',
+      { fallback: 'previous' },
+      { from: 'USD', to: 'JPY', date: '2026-04-11' },
+    );
+    const expandEvent = event('/rates/latest', { base: 'USD', expand: 'sources' }, null);
+
     console.log(`handler only, in process, store warm (${HANDLER_ITERATIONS} calls each):`);
     for (const [name, handler, ev] of [
       ['latest base=USD', latest, latestEvent],
+      ['latest base=USD expand=sources', latest, expandEvent],
       ['history USD/JPY/2026-04-13', history, historyEvent],
+      ['history 2026-04-11 fallback', history, fallbackEvent],
     ] as const) {
       const warm = await handler(ev, {} as Context);
       if (warm.statusCode !== 200) throw new Error(`${name} answered ${warm.statusCode}: ${warm.body}`);
@@ -337,7 +347,7 @@ export default async function run(): Promise<void> {
       samples.sort((a, b) => a - b);
       const ddb = perUnit(counter.snapshot(), HANDLER_ITERATIONS);
       console.log(
-        `  ${name.padEnd(28)} p50 ${percentile(samples, 50).toFixed(1)} µs   p99 ${percentile(samples, 99).toFixed(1)} µs   ` +
+        `  ${name.padEnd(32)} p50 ${percentile(samples, 50).toFixed(1)} µs   p99 ${percentile(samples, 99).toFixed(1)} µs   ` +
           `DynamoDB per request: ${ddb.reads} reads, ${ddb.writes} writes   (budget: p99 < 1000 µs, 0 reads)`,
       );
     }
