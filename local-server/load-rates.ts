@@ -3,8 +3,14 @@
  * live sources when asked and reachable within a short overall budget, so an offline start stays quick.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type Clock, formatTimestamp, systemClock } from '../lambdas/core/domain/dates';
-import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
+import {
+  type Clock,
+  currencyApiPublishedAt,
+  ecbPublishedAt,
+  formatTimestamp,
+  systemClock,
+} from '../lambdas/core/domain/dates';
+import { PIVOT, SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
 import { statusOfDelivery } from '../lambdas/core/domain/source-status';
 import { fetchersFor, type SourceUrls, sourceUrlsFromEnv } from '../lambdas/core/ingest/fetchers';
 import {
@@ -15,12 +21,7 @@ import {
   runIngestion,
   silentLog,
 } from '../lambdas/core/ingest/ingest';
-import {
-  backfillSeries,
-  SERIES_VERSION,
-  type SeriesBackfillResult,
-  seriesNeedBackfill,
-} from '../lambdas/core/ingest/series';
+import { ensureSeries, type SeriesBackfillResult } from '../lambdas/core/ingest/series';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { bundledFiles, bundledFingerprint, readBundledDays } from './bundled-data';
 import { type BundledCoverage, readBundledMarker, type SourceCoverage, writeBundledMarker } from './load-marker';
@@ -80,23 +81,30 @@ export function coverageOf(bundled: { ecb: readonly { date: string }[]; currency
 }
 
 /**
- * Makes sure the store's time series items match its days before this start adds any. A new store is marked as
- * holding them straight away: every day reaches it through ingestion, which writes the series along. A store
- * with days but no current marker (loaded by an earlier version, or left by a load that stopped between its day
- * and series writes) gets them rebuilt from its days.
+ * A store loaded before the sources' status existed has none: on a restart its bundled load is recorded from what
+ * the marker and the stored days say (the last bundled day of each source, its publication by the schedule, and
+ * the codes that day holds from that source), so GET /v1/sources is honest offline too. One read when the status
+ * is there already; a status from a real fetch is never replaced.
  */
-async function prepareSeries(
-  store: RatesStore,
-  noBundledMarker: boolean,
-  clock: Clock,
-  log: IngestLog,
-): Promise<SeriesBackfillResult | undefined> {
-  const meta = await store.getSeriesMeta();
-  if (meta === undefined && noBundledMarker && (await store.getLatest()) === undefined) {
-    await store.putSeriesMeta(SERIES_VERSION, formatTimestamp(clock()));
-    return undefined;
+async function recordBundledStatusFromCoverage(store: RatesStore, coverage: BundledCoverage): Promise<void> {
+  const statuses = await store.getSourceStatuses();
+  const bundledLast: [SourceId, string | undefined, (day: string) => string][] = [
+    ['ecb', coverage.ecb?.last, ecbPublishedAt],
+    ['currency-api', coverage.currencyApi?.last, currencyApiPublishedAt],
+  ];
+  for (const [source, last, publishedAt] of bundledLast) {
+    if (statuses[source] || !last) continue;
+    const day = await store.getDay(last);
+    if (!day) continue;
+    const currencies = Object.keys(day.sources)
+      .filter((code) => day.sources[code] === source && code !== PIVOT)
+      .sort();
+    await store.recordSourceStatus(
+      source,
+      { origin: 'bundled', fetchedAt: null, publishedDate: last, publishedAt: publishedAt(last), currencies },
+      { keepUpstream: true },
+    );
   }
-  return (await seriesNeedBackfill(store)) ? backfillSeries(store, { clock, log }) : undefined;
 }
 
 export async function loadRatesForLocal(options: LocalLoadOptions): Promise<LocalLoadResult> {
@@ -114,10 +122,14 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
   };
   let latest: LatestSummary | undefined;
   const marker = await readBundledMarker(options.client, options.tableName);
-  const seriesBackfill = await prepareSeries(store, marker === undefined, clock, log);
+  // Before anything is loaded: a store written by an earlier version gets its time series items rebuilt.
+  const seriesBackfill = await ensureSeries(store, { clock, log });
   if (seriesBackfill) result.seriesBackfill = seriesBackfill;
   if (marker?.fingerprint === fingerprint) {
-    if (marker.coverage) result.bundled.coverage = marker.coverage;
+    if (marker.coverage) {
+      result.bundled.coverage = marker.coverage;
+      await recordBundledStatusFromCoverage(store, marker.coverage);
+    }
   } else {
     const bundled = readBundledDays(files);
     const coverage = coverageOf(bundled);

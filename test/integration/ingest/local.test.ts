@@ -1,8 +1,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../../lambdas/core/domain/dates';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
+import { SOURCES_KEY } from '../../../lambdas/core/store/tables';
 import { loadRatesForLocal } from '../../../local-server/load-rates';
 import { backends, freshTables } from '../../support/backends';
 import {
@@ -141,5 +143,18 @@ describe.each(backends())('loadRatesForLocal on $name', (backend) => {
     copyFileSync(join(DATA_DIR, 'currency-api', added), join(dir, 'currency-api', added));
     expect((await load({ dataDir: dir })).bundled.loaded).toBe(true);
     expect(await store.getSourceStatuses()).toEqual(live);
+  });
+
+  it('records the bundled status on a restart over a store loaded before the status existed', async () => {
+    const store = new RatesStore(tables.client, tables.ratesTable);
+    const dir = dataDir(`restart-status-${backend.name}`);
+    await load({ dataDir: dir });
+    const first = await store.getSourceStatuses();
+    await tables.client.send(new DeleteCommand({ TableName: tables.ratesTable, Key: { pk: SOURCES_KEY } }));
+    expect(await store.getSourceStatuses()).toEqual({});
+    const restart = await load({ dataDir: dir });
+    expect(restart.bundled.loaded).toBe(false);
+    // The same facts as the first load recorded, read back from the marker and the stored days.
+    expect(await store.getSourceStatuses()).toEqual(first);
   });
 });
