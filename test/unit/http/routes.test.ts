@@ -88,6 +88,7 @@ describe('ROUTES', () => {
       enriched: undefined,
       quota: 'no-store',
       sources: 'private, max-age=60',
+      convert: undefined,
     });
     expect(ERROR_CACHE_CONTROL).toBe('no-store');
   });
