@@ -9,6 +9,7 @@ import {
   sourceUrlsFromEnv,
 } from '../lambdas/core/ingest/fetchers';
 import { type IngestLog, type IngestResult, ingestDays, runIngestion } from '../lambdas/core/ingest/ingest';
+import { backfillSeries } from '../lambdas/core/ingest/series';
 import { createDocumentClient } from '../lambdas/core/store/clients';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { RATES_TABLE } from '../lambdas/core/store/tables';
@@ -18,7 +19,7 @@ import { localDataDir, localTableNames, openLocalTable } from '../local-server/l
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const USAGE =
-  'usage: npm run backfill -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--source ecb|currency-api] [--offline]';
+  'usage: npm run backfill -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--source ecb|currency-api] [--offline] | --series';
 
 /** Online currency-api backfills fetch one file per day; without --from they cover this many recent days. */
 const DEFAULT_CURRENCY_API_DAYS = 30;
@@ -37,6 +38,10 @@ Options
                       or currency-api (150+ currencies, one file per day); default: both
   --offline           read the bundled files in data/ instead of the network (the ECB history up to its last
                       day, and the currency-api days shipped with the project)
+  --series            load nothing: rebuild the time series items (one per currency and year) from the stored
+                      days, and record that they are current. Ingestion keeps them in step by itself; this is for
+                      a store written by an earlier version, which the server and the ingest function also
+                      rebuild on their own when they find it. Takes no other option.
   -h, --help          print this help
 
 Where it writes
@@ -60,10 +65,12 @@ interface BackfillArgs {
   to?: string;
   sources: SourceId[];
   offline: boolean;
+  /** Rebuild the time series items only. */
+  series?: boolean;
 }
 
 export function parseBackfillArgs(argv: readonly string[]): BackfillArgs {
-  let values: { from?: string; to?: string; source?: string; offline?: boolean; help?: boolean };
+  let values: { from?: string; to?: string; source?: string; offline?: boolean; series?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -72,6 +79,7 @@ export function parseBackfillArgs(argv: readonly string[]): BackfillArgs {
         to: { type: 'string' },
         source: { type: 'string' },
         offline: { type: 'boolean' },
+        series: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -81,6 +89,11 @@ export function parseBackfillArgs(argv: readonly string[]): BackfillArgs {
     throw new UsageError((error as Error).message);
   }
   if (values.help) throw new UsageError('');
+  if (values.series) {
+    const other = (['from', 'to', 'source', 'offline'] as const).find((name) => values[name] !== undefined);
+    if (other) throw new UsageError(`--series takes no other option, got --${other}`);
+    return { sources: [], offline: false, series: true };
+  }
   for (const name of ['from', 'to'] as const) {
     const value = values[name];
     if (value !== undefined && !isValidDay(value)) {
@@ -204,6 +217,14 @@ async function main(): Promise<number> {
   const started = Date.now();
   const target = await openTarget();
   try {
+    if (args.series) {
+      const rebuilt = await backfillSeries(new RatesStore(target.client, target.tableName));
+      console.log(
+        `backfill series: ${rebuilt.items} items rebuilt from ${rebuilt.days} stored days over ${rebuilt.years} ` +
+          `years; ${target.description}; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+      return 0;
+    }
     const result = await backfill(args, new RatesStore(target.client, target.tableName));
     console.log(summaryLine(args, result, target.description, (Date.now() - started) / 1000));
     return result.status === 'ok' ? 0 : 1;

@@ -82,9 +82,15 @@ async function main(): Promise<void> {
           },
         },
       });
-      const loaded = result.bundled.loaded
-        ? `bundled data loaded (${result.bundled.daysWritten} days written)`
-        : 'bundled data already in the store';
+      const rebuilt = result.seriesBackfill;
+      const loaded =
+        (result.bundled.loaded
+          ? `bundled data loaded (${result.bundled.daysWritten} days written)`
+          : 'bundled data already in the store') +
+        (rebuilt
+          ? `; time series items rebuilt from the stored days (${rebuilt.items} items, ` +
+            `${(rebuilt.durationMs / 1000).toFixed(1)} s)`
+          : '');
       const [first, ...rest] = ratesSummary(result, live ? 'tried' : 'skipped', formatDay(Date.now()));
       return [`${first ?? ''}`, ...rest, loaded].join('\n         ');
     },

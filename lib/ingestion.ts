@@ -57,7 +57,10 @@ export class Ingestion extends Construct {
     });
     grantTable(this.function.role, props.rates, TABLE_ACCESS.ingestRates);
     grantTableItems(this.function.role, props.rates, TABLE_ACCESS.ingestSourceStatus, [SOURCES_KEY]);
-    grantTableItems(this.function.role, props.rates, TABLE_ACCESS.ingestSeries, [`${SERIES_KEY_PREFIX}*`, SERIES_META_KEY]);
+    grantTableItems(this.function.role, props.rates, TABLE_ACCESS.ingestSeries, [
+      `${SERIES_KEY_PREFIX}*`,
+      SERIES_META_KEY,
+    ]);
 
     // Delivery errors (the invoke itself refused): EventBridge retries, then hands the event to the same queue.
     this.schedule = new events.Rule(this, 'Schedule', {

@@ -10,18 +10,30 @@ import { SOURCE_IDS } from '../core/domain/rates';
 import { optionalEnv, requireEnv } from '../core/env';
 import { fetchersFor, INGEST_ENV, type IngestMode, parseSourceList, sourceUrlsFromEnv } from '../core/ingest/fetchers';
 import { type IngestLog, type IngestResult, runIngestion } from '../core/ingest/ingest';
+import { ensureSeries, type SeriesBackfillResult } from '../core/ingest/series';
 import { INGEST_METRICS, METRIC_DIMENSIONS, METRIC_NAMESPACE, SERVICE_NAME } from '../core/metric-names';
 import { Logger, Metrics, MetricUnit } from '../core/observability';
 import { documentClient } from '../core/store/clients';
 import { RatesStore } from '../core/store/rates-store';
 
-const IngestEventSchema = z.looseObject({ mode: z.optional(z.enum(['scheduled', 'history'])) });
+const IngestEventSchema = z.looseObject({ mode: z.optional(z.enum(['scheduled', 'history', 'series'])) });
 
-export function ingestMode(event: unknown): IngestMode {
+function eventMode(event: unknown): 'scheduled' | 'history' | 'series' {
   if (event === null || typeof event !== 'object') return 'scheduled';
   const parsed = IngestEventSchema.safeParse(event);
-  if (!parsed.success) throw new Error('the ingestion event\'s "mode" must be "scheduled" or "history"');
+  if (!parsed.success) throw new Error('the ingestion event\'s "mode" must be "scheduled", "history" or "series"');
   return parsed.data.mode ?? 'scheduled';
+}
+
+/** How the run fetches: `{"mode": "series"}` is a scheduled run after rebuilding the series items. */
+export function ingestMode(event: unknown): IngestMode {
+  const mode = eventMode(event);
+  return mode === 'series' ? 'scheduled' : mode;
+}
+
+/** Whether the event asks to rebuild the time series items whatever their marker says (`{"mode": "series"}`). */
+export function seriesRebuildRequested(event: unknown): boolean {
+  return eventMode(event) === 'series';
 }
 
 /** Per-fetch budget: generous on AWS, where the function timeout bounds the run anyway. */
@@ -63,18 +75,23 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
     info: (message, details) => deps.logger.info(message, { ...details }),
     warn: (message, details) => deps.logger.warn(message, { ...details }),
   };
-  return async (event: unknown): Promise<IngestResult> => {
+  return async (event: unknown): Promise<IngestResult & { seriesBackfill?: SeriesBackfillResult }> => {
     const mode = ingestMode(event);
+    const store = deps.store();
+    // The time series items are rebuilt from the stored days when asked, and before the first run of a version that
+    // introduces them or changes their layout, or after a run that stopped between its day and series writes.
+    // Cost: about 10,000 day keys read and 1,300 items written, once.
+    const seriesBackfill = await ensureSeries(store, { clock, log, force: seriesRebuildRequested(event) });
     const sources = parseSourceList(optionalEnv(INGEST_ENV.sources, SOURCE_IDS.join(',')));
     const timeoutMs = Number(optionalEnv('FETCH_TIMEOUT_MS', String(DEFAULT_FETCH_TIMEOUT_MS)));
     if (!(timeoutMs > 0)) throw new Error('FETCH_TIMEOUT_MS must be a positive number of milliseconds');
     const fetchers = fetchersFor(sources, { urls: sourceUrlsFromEnv(), timeoutMs, mode });
     deps.logger.info('ingestion started', { mode, sources });
-    const result = await runIngestion({ store: deps.store(), fetchers, clock, log });
+    const result = await runIngestion({ store, fetchers, clock, log });
     publishIngestMetrics(deps.metrics, result, clock());
     // Failing the invocation lets EventBridge retry and, in the end, the dead-letter queue and alarm see it.
     if (result.status === 'failed') throw new Error('ingestion failed: no source delivered rates');
-    return result;
+    return seriesBackfill ? { ...result, seriesBackfill } : result;
   };
 }
 

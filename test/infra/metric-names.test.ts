@@ -82,6 +82,7 @@ function emitted(): Set<string> {
     daysUnchanged: 0,
     latestWritten: true,
     itemsWritten: 2,
+    seriesWrites: 3,
     rejections: [],
     sources: Object.fromEntries(
       SOURCE_IDS.map((source, i) => [source, { status: i === 0 ? 'ok' : 'failed', days: 1 - i }]),

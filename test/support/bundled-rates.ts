@@ -1,4 +1,5 @@
 import { reconcile } from '../../lambdas/core/ingest/reconcile';
+import { SERIES_VERSION, seriesOfDays } from '../../lambdas/core/ingest/series';
 import type { RatesStore } from '../../lambdas/core/store/rates-store';
 import { bundledFiles, readBundledDays } from '../../local-server/bundled-data';
 
@@ -21,6 +22,9 @@ export async function loadBundledRates({ store }: { store: RatesStore }): Promis
     cached = reconcile({ fetched, stored: new Map(), today: '2026-09-30' });
   }
   await store.putDays(cached.writes);
+  // The store is new: its time series items are exactly the series of these days.
+  await store.putSeries(seriesOfDays(cached.writes));
+  await store.putSeriesMeta(SERIES_VERSION, '2026-09-30T00:00:00Z');
   if (cached.latest) await store.putLatest(cached.latest);
   return `bundled test windows (${cached.writes.length} days)`;
 }

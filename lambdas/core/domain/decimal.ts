@@ -40,6 +40,15 @@ export function multiply(a: Decimal, b: Decimal): Decimal {
   return { coefficient: a.coefficient * b.coefficient, exponent: a.exponent + b.exponent };
 }
 
+/** `a − b`, exact. */
+export function subtract(a: Decimal, b: Decimal): Decimal {
+  const exponent = Math.min(a.exponent, b.exponent);
+  return {
+    coefficient: a.coefficient * pow10(a.exponent - exponent) - b.coefficient * pow10(b.exponent - exponent),
+    exponent,
+  };
+}
+
 /** `a / b` rounded half-even to `places` decimal places. */
 export function divide(a: Decimal, b: Decimal, places: number = QUOTIENT_PLACES): Decimal {
   if (b.coefficient === 0n) throw new RangeError('division by zero');

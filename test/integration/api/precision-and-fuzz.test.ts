@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { addDays } from '../../../lambdas/core/domain/dates';
 import { useTestApi } from '../../support/api-service';
 
 /** Exact decimal product of two plain decimals, as a string; BigInt arithmetic, independent of big.js. */
@@ -86,6 +87,7 @@ describe('fuzzing the local server', () => {
           'currencies',
           'quota',
           'sources',
+          'rates/timeseries',
           'rates',
         ),
         fc.array(segment, { maxLength: 4 }),
@@ -95,7 +97,21 @@ describe('fuzzing the local server', () => {
   );
   const query = fc.array(
     fc.tuple(
-      fc.constantFrom('base', 'amount', 'locale', 'api_key', 'x', 'AMOUNT', 'base', 'to', 'fallback', 'expand'),
+      fc.constantFrom(
+        'base',
+        'amount',
+        'locale',
+        'api_key',
+        'x',
+        'AMOUNT',
+        'base',
+        'to',
+        'fallback',
+        'expand',
+        'start',
+        'end',
+        'format',
+      ),
       fc.oneof(
         fc.string({ maxLength: 20 }),
         fc.constantFrom(
@@ -111,6 +127,12 @@ describe('fuzzing the local server', () => {
           'previous',
           'sources',
           'Previous',
+          '1999-01-04',
+          '2025-12-31',
+          '2026-09-29',
+          '2026-02-30',
+          'csv',
+          'json',
         ),
         fc.array(fc.constantFrom('EUR', 'usd', 'XYZ', '', 'CYP', 'GBP'), { maxLength: 60 }).map((c) => c.join(',')),
       ),
@@ -135,6 +157,11 @@ describe('fuzzing the local server', () => {
         expect(r.status).toBeLessThan(500);
         expect(r.headers.get('x-request-id')).toBeTruthy();
         if (r.status === 304) return;
+        // The time series' CSV variant, the one body that is not JSON.
+        if (r.headers.get('content-type')?.startsWith('text/csv')) {
+          expect([r.status, r.text.startsWith('date,rate\r\n')]).toEqual([200, true]);
+          return;
+        }
         const body = r.json();
         expect(typeof body.success).toBe('boolean');
         expect(r.text).not.toMatch(/\n\s+at |node_modules|Error:|\.ts:\d+/);
@@ -142,5 +169,46 @@ describe('fuzzing the local server', () => {
       }),
       { numRuns: 300, seed: 20261122 },
     );
+  });
+
+  it('answers 200 random time series with well-formed days, or a documented refusal, never a 5xx', async () => {
+    // Around the days the test data holds (January 1999, February 2024 on), and beyond both ends.
+    const between = (min: string, max: string) =>
+      fc
+        .date({ min: new Date(`${min}T00:00:00Z`), max: new Date(`${max}T00:00:00Z`), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
+    const day = fc.oneof(
+      { arbitrary: between('2023-11-01', '2026-10-05'), weight: 4 },
+      { arbitrary: between('1998-12-01', '1999-03-01'), weight: 1 },
+    );
+    const code = fc.constantFrom('USD', 'EUR', 'JPY', 'AED', 'CYP', 'HRK', 'chf', 'XYZ');
+    let served = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        code,
+        code,
+        day,
+        // Mostly ranges the route takes (up to 366 days), some longer, some reversed.
+        fc.integer({ min: -3, max: 380 }),
+        fc.constantFrom('', '&format=csv', '&format=json'),
+        async (a, b, s, length, f) => {
+          const e = addDays(s, length);
+          const r = await ctx.api.get(`/rates/timeseries/${a}/${b}?start=${s}&end=${e}${f}`, ctx.key);
+          expect(r.status).toBeLessThan(500);
+          if (r.status !== 200) {
+            expect(['invalid-date', 'invalid-parameter', 'unsupported-currency', 'no-data-available']).toContain(
+              r.json().error?.code,
+            );
+            return;
+          }
+          const rows = f === '&format=csv' ? r.text.split('\r\n').slice(1, -1) : (r.json().data?.rates as unknown[]);
+          expect(rows.length).toBeGreaterThan(0);
+          served++;
+          expect(rows.length).toBeLessThanOrEqual(366);
+        },
+      ),
+      { numRuns: 200, seed: 20261123 },
+    );
+    expect(served).toBeGreaterThan(20);
   });
 });

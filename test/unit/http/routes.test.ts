@@ -1,4 +1,11 @@
-import { API_BASE_PATH, ERROR_CACHE_CONTROL, matchRoute, ROUTES, routeById } from '../../../lambdas/core/http/routes';
+import {
+  API_BASE_PATH,
+  ERROR_CACHE_CONTROL,
+  matchRoute,
+  ROUTES,
+  routeById,
+  TIMESERIES_CACHE_CONTROL,
+} from '../../../lambdas/core/http/routes';
 
 describe('matchRoute', () => {
   it.each([
@@ -9,6 +16,7 @@ describe('matchRoute', () => {
     ['/rates/enriched/gbp/jpy', 'enriched', { from: 'gbp', to: 'jpy' }],
     ['/quota', 'quota', {}],
     ['/sources', 'sources', {}],
+    ['/rates/timeseries/usd/JPY', 'timeseries', { from: 'usd', to: 'JPY' }],
   ])('matches %s to the %s route with its path parameters', (path, id, parameters) => {
     const match = matchRoute(path);
     expect(match?.route.id).toBe(id);
@@ -89,7 +97,14 @@ describe('ROUTES', () => {
       quota: 'no-store',
       sources: 'private, max-age=60',
       convert: undefined,
+      // A range whose end is within the last week gets TIMESERIES_CACHE_CONTROL.recent from the endpoint.
+      timeseries: 'private, max-age=604800, immutable',
     });
+    expect(TIMESERIES_CACHE_CONTROL).toEqual({
+      final: 'private, max-age=604800, immutable',
+      recent: 'private, max-age=3600',
+    });
+    expect(TIMESERIES_CACHE_CONTROL.final).toBe(routeById('history').cacheControl);
     expect(ERROR_CACHE_CONTROL).toBe('no-store');
   });
 

@@ -30,6 +30,7 @@ const result = (overrides: Partial<IngestResult> = {}): IngestResult => ({
   daysUnchanged: 60,
   latestWritten: true,
   itemsWritten: 4,
+  seriesWrites: 5,
   rejections: [{ date: '2026-09-29', reason: 'jump', code: 'SEK', detail: 'x' }],
   sources: {
     ecb: { status: 'failed', days: 0, error: 'HTTP 503', warnings: [] },

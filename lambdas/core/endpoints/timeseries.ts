@@ -1,0 +1,95 @@
+import { daysBetween, formatDay } from '../domain/dates';
+import { NoSeriesDataError } from '../domain/errors';
+import { type SeriesPoint, summarize, withinRange, yearsOf } from '../domain/series';
+import { pathParams, singleQuery } from '../http/api-handler';
+import { acceptsCsv, CSV_CONTENT_TYPE, seriesCsv } from '../http/csv';
+import { headerValue } from '../http/headers';
+import { RawNumber } from '../http/json';
+import { readTimeseriesInput } from '../http/parameters';
+import { type HttpResponse, successResponse } from '../http/responses';
+import { TIMESERIES_CACHE_CONTROL, TIMESERIES_FINAL_AFTER_DAYS } from '../http/routes';
+import type { RateReader } from '../service/rate-reader';
+import { storeRead } from './current-rates';
+import { lambdaEndpointDeps } from './deps';
+import { defineEndpoint } from './endpoint';
+import { requireHistoryCodes, requireHistoryPlan } from './history-access';
+
+/**
+ * The pair's points from `start` to `end`: one series item per currency and calendar year (a range of at most
+ * 366 days touches two years), all read at once through the reader's cache. At most 4 GetItems cold, none warm.
+ */
+async function seriesPoints(
+  reader: RateReader,
+  from: string,
+  to: string,
+  start: string,
+  end: string,
+): Promise<SeriesPoint[]> {
+  const years = yearsOf(start, end);
+  const items = await Promise.all(
+    years.map((year) => Promise.all([reader.getSeries(from, year), reader.getSeries(to, year)])),
+  );
+  const points: SeriesPoint[] = [];
+  for (const [fromYear, toYear] of items) {
+    if (fromYear && toYear) points.push(...withinRange(reader.pairPoints(fromYear, toYear), start, end));
+  }
+  return points;
+}
+
+/** GET /v1/rates/timeseries/{from}/{to}?start=&end=[&format=json|csv] */
+export const endpoint = defineEndpoint({
+  route: 'timeseries',
+  lambdaDeps: lambdaEndpointDeps,
+  create: (deps) => async (event) => {
+    const today = formatDay(deps.clock());
+    const { from, to, start, end, format } = readTimeseriesInput(
+      { path: pathParams(event), query: singleQuery(event, ['start', 'end', 'format']) },
+      today,
+    );
+    await requireHistoryCodes(deps, from, to);
+    // The whole range must lie in the plan's window: judged by its first day.
+    requireHistoryPlan(event, today, start, 'start');
+    const points = await storeRead(() => seriesPoints(deps.reader, from, to, start, end));
+    const summary = summarize(points);
+    if (!summary) throw new NoSeriesDataError(from, to, start, end);
+    const cacheControl =
+      daysBetween(end, today) > TIMESERIES_FINAL_AFTER_DAYS
+        ? TIMESERIES_CACHE_CONTROL.final
+        : TIMESERIES_CACHE_CONTROL.recent;
+    // An explicit format wins; otherwise Accept decides. Either way the answer depends on Accept.
+    const csv = format === undefined ? acceptsCsv(headerValue(event.headers, 'Accept')) : format === 'csv';
+    if (csv) {
+      const response: HttpResponse = {
+        statusCode: 200,
+        headers: {
+          'Content-Type': CSV_CONTENT_TYPE,
+          'Content-Disposition': `attachment; filename="${from}-${to}-${start}-${end}.csv"`,
+          'Cache-Control': cacheControl,
+          Vary: 'Accept',
+        },
+        body: seriesCsv(points),
+      };
+      return response;
+    }
+    const response = successResponse(
+      {
+        base: from,
+        target: to,
+        start,
+        end,
+        rates: points,
+        summary: {
+          first: summary.first,
+          last: summary.last,
+          change: new RawNumber(summary.change),
+          change_pct: new RawNumber(summary.changePct),
+          min: summary.min,
+          max: summary.max,
+        },
+      },
+      { cacheControl },
+    );
+    response.headers.Vary = 'Accept';
+    return response;
+  },
+});
