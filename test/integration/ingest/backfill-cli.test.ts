@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERIES_VERSION } from '../../../lambdas/core/ingest/series';
 import { createDocumentClient } from '../../../lambdas/core/store/clients';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { type RunningDynalite, startDynalite } from '../../../local-server/dynalite-server';
@@ -69,7 +70,16 @@ describe('npm run backfill', () => {
     const run = await backfill(['--help'], { FXRATES_DATA_DIR: dataDir });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    for (const word of ['--from', '--to', '--source', '--offline', '--help', 'FXRATES_DATA_DIR', 'RATES_TABLE_NAME']) {
+    for (const word of [
+      '--from',
+      '--to',
+      '--source',
+      '--offline',
+      '--series',
+      '--help',
+      'FXRATES_DATA_DIR',
+      'RATES_TABLE_NAME',
+    ]) {
       expect([word, run.stdout.includes(word)]).toEqual([word, true]);
     }
     expect(run.stdout).toMatch(/CURRENCY_API_FALLBACK_URL +a template .*\{date\}/s);
@@ -94,6 +104,35 @@ describe('npm run backfill', () => {
       const store = new RatesStore(client, 'fxrates-rates');
       expect((await store.getLatest())?.date).toBe(table.rows[0]?.date);
       expect(await store.getDay('2026-02-27')).toBeUndefined();
+    } finally {
+      client.destroy();
+      await reopened.close();
+    }
+  });
+
+  it('rebuilds the time series items from the stored days with --series, and takes no other option with it', async () => {
+    const env = { FXRATES_DATA_DIR: join(work, 'series') };
+    const loaded = await backfill(['--offline', '--source', 'ecb', '--from', '2026-03-01'], env);
+    expect(loaded.code).toBe(0);
+    const run = await backfill(['--series'], env);
+    expect(run.code).toBe(0);
+    const days = table.rows.filter((r) => r.date >= '2026-03-01').length;
+    expect(run.stdout).toMatch(
+      new RegExp(`^backfill series: \\d+ items rebuilt from ${days} stored days over \\d+ years;`),
+    );
+    const mixed = await backfill(['--series', '--offline'], env);
+    expect([mixed.code, mixed.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--series takes no other option, got --offline/),
+    ]);
+
+    const reopened = await startDynalite({ path: join(work, 'series', 'dynalite') });
+    const client = createDocumentClient(reopened.endpoint);
+    try {
+      const store = new RatesStore(client, 'fxrates-rates');
+      const usd = await store.getSeriesItem('USD', 2026);
+      expect(Object.keys(usd ?? {}).filter((name) => name.startsWith('d'))).toHaveLength(days);
+      expect((await store.getSeriesMeta())?.version).toBe(SERIES_VERSION);
     } finally {
       client.destroy();
       await reopened.close();

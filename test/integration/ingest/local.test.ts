@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../../lambdas/core/domain/dates';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
-import { SOURCES_KEY } from '../../../lambdas/core/store/tables';
+import { SERIES_META_KEY, SOURCES_KEY, seriesKey } from '../../../lambdas/core/store/tables';
 import { loadRatesForLocal } from '../../../local-server/load-rates';
 import { backends, freshTables } from '../../support/backends';
 import {
@@ -83,6 +83,29 @@ describe.each(backends())('loadRatesForLocal on $name', (backend) => {
     expect(restart.bundled.coverage).toEqual(coverage);
     expect(restart.itemsWritten).toBe(0);
     expect(restart.latest).toEqual(first.latest);
+  });
+
+  it('builds the time series along a first load, and rebuilds them on a restart over a store an earlier version loaded', async () => {
+    const dir = dataDir(`series-${backend.name}`);
+    const first = await load({ dataDir: dir });
+    expect(first.seriesBackfill).toBeUndefined();
+    const store = new RatesStore(tables.client, tables.ratesTable);
+    const usd = await store.getSeriesItem('USD', 2026);
+    // USD on every ECB day and every currency-api day.
+    expect(Object.keys(usd ?? {}).filter((name) => name.startsWith('d'))).toHaveLength(
+      ecbRows.length + apiFiles.length,
+    );
+    expect(await load({ dataDir: dir })).not.toHaveProperty('seriesBackfill');
+
+    // What an earlier version left: the same days, no series items and no marker.
+    for (const pk of [seriesKey('USD', 2026), seriesKey('EUR', 2026), SERIES_META_KEY]) {
+      await tables.client.send(new DeleteCommand({ TableName: tables.ratesTable, Key: { pk } }));
+    }
+    const restart = await load({ dataDir: dir });
+    expect(restart.bundled.loaded).toBe(false);
+    expect(restart.seriesBackfill?.days).toBe(ecbRows.length + apiFiles.length);
+    expect(await store.getSeriesItem('USD', 2026)).toEqual(usd);
+    expect((await store.getSeriesMeta())?.pending).toBe(false);
   });
 
   it('reloads when the bundled data changes, writing only the new days', async () => {
