@@ -1,16 +1,14 @@
-import { isActiveCode } from '../domain/currencies';
-import { addDays, daysBetween, formatDay, oneYearBefore } from '../domain/dates';
-import { NoDataAvailableError, NoFallbackDataError, PlanUpgradeRequiredError } from '../domain/errors';
-import { PLANS } from '../domain/plans';
+import { addDays, daysBetween, formatDay } from '../domain/dates';
+import { NoDataAvailableError, NoFallbackDataError } from '../domain/errors';
 import { crossRate, type RateSnapshot } from '../domain/rates';
 import { pathParams, singleQuery } from '../http/api-handler';
-import { accessOf } from '../http/middleware';
 import { readHistoryInput } from '../http/parameters';
 import { successResponse } from '../http/responses';
 import type { RateReader } from '../service/rate-reader';
-import { current, requireServed, sourcesOf, storeRead } from './current-rates';
+import { sourcesOf, storeRead } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';
+import { requireHistoryCodes, requireHistoryPlan } from './history-access';
 
 /** How far `fallback=previous` looks back: a week covers a weekend and the longest closure (Easter, 4 days). */
 export const FALLBACK_DAYS = 7;
@@ -62,25 +60,9 @@ export const endpoint = defineEndpoint({
       { path: pathParams(event), query: singleQuery(event, ['fallback', 'expand']) },
       today,
     );
-    // Active codes are supported where the sources deliver them today; withdrawn ones on their historical days.
-    const { rates } = await current(deps);
-    if (isActiveCode(from)) requireServed(rates, from, 'from');
-    if (isActiveCode(to)) requireServed(rates, to, 'to');
-    const plan = accessOf(event).plan;
-    const months = plan ? PLANS[plan].historyMonths : 0;
-    if (months === 0) {
-      throw new PlanUpgradeRequiredError('Historical rates are not included in your plan; upgrade to Pro or Business.');
-    }
+    await requireHistoryCodes(deps, from, to);
     // The plan judges the requested date: a fallback may serve a day before the window's first.
-    if (months !== null) {
-      const earliest = oneYearBefore(today);
-      if (date < earliest) {
-        throw new PlanUpgradeRequiredError(
-          `Your plan includes history back to ${earliest}; upgrade to Business for the full history since 1999.`,
-          'date',
-        );
-      }
-    }
+    requireHistoryPlan(event, today, date, 'date');
     const served = await servedDay(deps.reader, from, to, date, fallback === 'previous');
     if (!served) {
       if (fallback === 'previous') throw new NoFallbackDataError(from, to, date, FALLBACK_DAYS);
