@@ -253,6 +253,40 @@ describe('the error responses of the OpenAPI document', () => {
   });
 });
 
+describe('the time series in the OpenAPI document', () => {
+  const timeseries = operationOf(routeById('timeseries'));
+  const ok = timeseries?.responses['200'];
+
+  it('requires start and end, offers format json or csv, and names every refusal of the route', () => {
+    const byName = Object.fromEntries((timeseries?.parameters ?? []).map((p) => [p.name, p]));
+    expect([byName.start?.in, byName.start?.required, byName.end?.required]).toEqual(['query', true, true]);
+    expect(byName.format).toMatchObject({ in: 'query', required: false, schema: { enum: ['json', 'csv'] } });
+    expect(Object.keys(timeseries?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '304', '400', '401', '403', '404', '422', '429', '503']),
+    );
+    expect(timeseries?.responses['403']?.['x-error-codes']).toContain('plan-upgrade-required');
+    expect(timeseries?.responses['404']?.['x-error-codes']).toContain('no-data-available');
+    expect(timeseries?.description).toMatch(/at most 4 reads of the rate store when nothing is cached/);
+  });
+
+  it('documents the CSV variant, Vary: Accept, the attachment name and both Cache-Control values', () => {
+    const csv = ok?.content?.['text/csv'];
+    expect(new RegExp(String(csv?.schema.pattern)).test(String(csv?.example))).toBe(true);
+    expect(new RegExp(String(csv?.schema.pattern)).test('date,rate\n2026-01-02,1.1\n')).toBe(false);
+    expect(ok?.headers?.Vary).toMatchObject({ schema: { const: 'Accept' }, required: true });
+    expect(ok?.headers?.['Content-Disposition']).toMatchObject({ required: false });
+    const cacheControl = ok?.headers?.['Cache-Control'] as { schema?: { enum?: string[] } };
+    expect(cacheControl.schema?.enum).toEqual(['private, max-age=604800, immutable', 'private, max-age=3600']);
+  });
+
+  it('closes the series body: a point without its date fails', () => {
+    const validator = bodyValidator(doc);
+    const example = ok?.content?.['application/json'].example as { data: { rates: unknown[] } };
+    const broken = { ...example, data: { ...example.data, rates: [{ rate: 1 }] } };
+    expect(validator.response('/rates/timeseries/{from}/{to}', 'GET', '200', broken)).not.toEqual([]);
+  });
+});
+
 describe('the examples of the OpenAPI document', () => {
   const validator = bodyValidator(doc);
 
