@@ -635,10 +635,25 @@ describe('IAM (checked on the synthesized policies)', () => {
     const fn = s.fx.service.api.routeFunctions.get('timeseries');
     if (!fn) throw new Error('no function for the timeseries route');
     expect(dynamoGrants(fn)).toEqual(['rates:dynamodb:GetItem']);
-    const method = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Resource')).filter(
-      (r) => r.Properties?.PathPart === 'timeseries',
+    const resource = Object.entries(resourcesOf(s.service, 'AWS::ApiGateway::Resource')).filter(
+      ([, r]) => r.Properties?.PathPart === 'timeseries',
     );
-    expect(method).toHaveLength(1);
+    expect(resource).toHaveLength(1);
+    // A proxy integration hands the function every header (Accept chooses CSV) and the query string unvalidated,
+    // so the function answers its own 400s; with no binary media types, the CSV body goes back as text.
+    // The integration invokes the function's alias when it is released through one, else the function.
+    const target = fn.release ? logicalIdOf(fn.release.alias) : fnLogicalId(fn);
+    const methods = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Method')).filter((m) =>
+      JSON.stringify(m.Properties?.Integration ?? {}).includes(`"${target}"`),
+    );
+    expect(methods.map((m) => (m.Properties?.Integration as { Type?: string }).Type)).toEqual(['AWS_PROXY']);
+    expect(Object.keys((methods[0]?.Properties?.RequestParameters as object | undefined) ?? {}).sort()).toEqual([
+      'method.request.path.from',
+      'method.request.path.to',
+    ]);
+    for (const api of Object.values(resourcesOf(s.service, 'AWS::ApiGateway::RestApi'))) {
+      expect(api.Properties?.BinaryMediaTypes).toBeUndefined();
+    }
   });
 
   it('grants no wildcard action, Query on an index only to the dashboard routes, and a wildcard resource only for X-Ray', () => {
