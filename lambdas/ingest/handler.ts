@@ -1,7 +1,8 @@
 /**
  * Scheduled ingestion (EventBridge): fetch ECB and currency-api, merge, validate, write what changed, and emit
  * freshness metrics. `{"mode": "history"}` fetches the ECB full-history zip instead of the 90-day file, so an
- * operator backfills a fresh deployment with one invocation.
+ * operator backfills a fresh deployment with one invocation. Before any run, the time series items are rebuilt
+ * from the stored days when their marker asks for it (ingest/series.ts); `{"mode": "series"}` forces that rebuild.
  */
 
 import * as z from 'zod/mini';
