@@ -1,7 +1,7 @@
 import { parseSourceList } from '../../../lambdas/core/ingest/fetchers';
 import type { IngestResult } from '../../../lambdas/core/ingest/ingest';
 import { Metrics } from '../../../lambdas/core/observability';
-import { ingestMode, publishIngestMetrics } from '../../../lambdas/ingest/handler';
+import { ingestMode, publishIngestMetrics, seriesRebuildRequested } from '../../../lambdas/ingest/handler';
 
 interface Emf {
   _aws: {
@@ -90,6 +90,14 @@ describe('ingestion event and configuration', () => {
     expect(ingestMode(undefined)).toBe('scheduled');
     expect(ingestMode({ mode: 'history' })).toBe('history');
     expect(() => ingestMode({ mode: 'everything' })).toThrow(/mode/);
+  });
+
+  it('runs {"mode": "series"} as a scheduled run that rebuilds the time series items first', () => {
+    expect(ingestMode({ mode: 'series' })).toBe('scheduled');
+    expect(seriesRebuildRequested({ mode: 'series' })).toBe(true);
+    expect(seriesRebuildRequested({ mode: 'history' })).toBe(false);
+    expect(seriesRebuildRequested(undefined)).toBe(false);
+    expect(() => seriesRebuildRequested({ mode: 'Series' })).toThrow(/"scheduled", "history" or "series"/);
   });
 
   it('parses SOURCES and refuses unknown or empty lists', () => {
