@@ -94,9 +94,9 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
   const plan = reconcile({ fetched: options.days, stored, storedLatest, today });
   let seriesWrites = 0;
   if (plan.writes.length > 0) {
-    // The mark covers the gap between the day writes and the series writes: a run that stops there leaves it, and
-    // the next start rebuilds the series (backfillSeries) rather than miss those days for good.
-    await store.setSeriesPending(formatTimestamp(clock()));
+    // The count covers the gap between the day writes and the series writes: a run that stops there leaves it above
+    // 0, and the next start rebuilds the series (backfillSeries) rather than miss those days for good.
+    await store.beginSeriesRun(formatTimestamp(clock()));
     // A year with many new days (a bulk load) is read whole, so its series items are written whole, in batches,
     // rather than with an UpdateItem per currency.
     const extra = unreadDaysOfBulkYears(plan.writes, read, today);
@@ -106,7 +106,7 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
     // series never lacks a day that LATEST has announced.
     const [, written] = await Promise.all([store.putDays(plan.writes), maintainSeries(store, series)]);
     seriesWrites = written;
-    await store.setSeriesPending(undefined);
+    await store.endSeriesRun();
   }
   // LATEST goes last: it never names a day that is not stored yet.
   if (plan.latest) await store.putLatest(plan.latest);

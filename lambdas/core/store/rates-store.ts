@@ -221,11 +221,11 @@ export class RatesStore extends RatesReadStore {
       new GetCommand({ TableName: this.tableName, Key: { pk: SERIES_META_KEY }, ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
-    const { version, built_at: builtAt, pending_since: pendingSince } = out.Item;
+    const { version, built_at: builtAt, pending_runs: pendingRuns } = out.Item;
     return {
       version: typeof version === 'number' ? version : undefined,
       ...(typeof builtAt === 'string' ? { builtAt } : {}),
-      pending: pendingSince !== undefined,
+      pending: typeof pendingRuns === 'number' && pendingRuns > 0,
     };
   }
 
@@ -237,17 +237,28 @@ export class RatesStore extends RatesReadStore {
   }
 
   /**
-   * Marks (before its day writes) or unmarks (once the series are in step) a run that changes days: a run that
-   * stops in between leaves the mark, and the next start rebuilds the series instead of missing those days.
+   * Counts a run that changes days in (before its day writes) and out (once the series are in step): a run that
+   * stops in between leaves the count above 0, and the next start rebuilds the series instead of missing those
+   * days. A count rather than a flag, so one run ending cannot clear the mark of another still under way.
    */
-  async setSeriesPending(since: string | undefined): Promise<void> {
+  async beginSeriesRun(at: string): Promise<void> {
     await this.client.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: SERIES_META_KEY },
-        ...(since === undefined
-          ? { UpdateExpression: 'REMOVE pending_since' }
-          : { UpdateExpression: 'SET pending_since = :since', ExpressionAttributeValues: { ':since': since } }),
+        UpdateExpression: 'ADD pending_runs :one SET last_run_at = :at',
+        ExpressionAttributeValues: { ':one': 1, ':at': at },
+      }),
+    );
+  }
+
+  async endSeriesRun(): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: SERIES_META_KEY },
+        UpdateExpression: 'ADD pending_runs :less',
+        ExpressionAttributeValues: { ':less': -1 },
       }),
     );
   }

@@ -129,6 +129,16 @@ describe.each(backends())('time series items on $name', (backend) => {
     expect((await store.getSeriesItem('USD', 2024))?.d0229).toBeUndefined();
   });
 
+  it('stay marked pending while any run that changes days is under way', async () => {
+    await ensureSeries(store, { clock });
+    await store.beginSeriesRun('2026-09-30T12:00:00Z');
+    await store.beginSeriesRun('2026-09-30T12:00:01Z');
+    await store.endSeriesRun();
+    expect((await store.getSeriesMeta())?.pending).toBe(true);
+    await store.endSeriesRun();
+    expect(await store.getSeriesMeta()).toMatchObject({ version: SERIES_VERSION, pending: false });
+  });
+
   it('are rebuilt when a run stopped between its day writes and its series writes', async () => {
     // A new table is only marked; ingestion then writes the series along the days.
     expect(await ensureSeries(store, { clock })).toBeUndefined();
@@ -136,7 +146,7 @@ describe.each(backends())('time series items on $name', (backend) => {
     expect(await ensureSeries(store, { clock })).toBeUndefined();
     // A run that stops after marking and writing its days leaves the mark behind.
     const lost = ecb.find((d) => d.date === '2026-04-01') as SourceDay;
-    await store.setSeriesPending('2026-09-30T12:00:00Z');
+    await store.beginSeriesRun('2026-09-30T12:00:00Z');
     await store.putDay({
       date: lost.date,
       rates: { ...lost.rates, EUR: 1 },
