@@ -32,7 +32,7 @@ import {
 } from '../lambdas/core/http/dashboard-routes';
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import { rateLimitHeaders } from '../lambdas/core/http/metering-headers';
-import { MAX_PARAMETER_LENGTH, ROUTE_PARAMETERS } from '../lambdas/core/http/parameters';
+import { MAX_PARAMETER_LENGTH, MAX_TARGET_LIST_LENGTH, ROUTE_PARAMETERS } from '../lambdas/core/http/parameters';
 import {
   API_BASE_PATH,
   ERROR_CACHE_CONTROL,
@@ -851,13 +851,26 @@ const INFO_DESCRIPTION = [
     'pair conversion, localized currency names, enriched pairs and quota reports, metered per account against ' +
     'the Free, Pro and Business plans.',
   '',
+  'Beyond the specification, as optional and strictly additive extensions: time series with change figures ' +
+    '(`/rates/timeseries`, JSON or CSV), a stated weekend and holiday policy (`fallback=previous` on history), ' +
+    'provenance and freshness (`published_at` and `expand=sources` on latest, pair, history and enriched, ' +
+    '`next_update_at` on latest, and `/sources`), and several conversions in one call (`/rates/convert`). Each is ' +
+    'metered like every other request.',
+  '',
+  '**Weekends and holidays.** The ECB publishes its euro reference rates on TARGET business days only, around ' +
+    '16:00 CET (not on Saturdays, Sundays, 1 January, Good Friday, Easter Monday, 1 May, 25 and 26 December); ' +
+    'currency-api publishes every day. A day without a rate for a pair is `404 no-data-available`, as specified, ' +
+    'unless history is asked for `fallback=previous`: then the nearest earlier day with a rate, at most 7 days ' +
+    'back, is served and named in `effective_date`.',
+  '',
   `Every request is a \`GET\` below \`${API_BASE_PATH}\` and carries the \`${API_KEY_HEADER}\` header. Bodies are ` +
     'JSON (`application/json; charset=utf-8`): `{"success": true, "data": {…}}` on success, `{"success": false, ' +
-    '"error": {"code", "message", "param"?}}` on failure. Every response carries `X-Request-Id`.',
+    '"error": {"code", "message", "param"?}}` on failure; the one exception is a time series asked for as CSV ' +
+    '(`text/csv`), whose errors are still JSON. Every response carries `X-Request-Id`.',
   '',
   'Unknown query parameters are ignored; a parameter the endpoint reads given twice is `400 invalid-parameter`, ' +
-    `and so is any value longer than ${MAX_PARAMETER_LENGTH} characters. An unknown path or method gets ` +
-    '`404 not-found` in the same envelope.',
+    `and so is any value longer than ${MAX_PARAMETER_LENGTH} characters (${MAX_TARGET_LIST_LENGTH} for the ` +
+    'list `to` of `/rates/convert`). An unknown path or method gets `404 not-found` in the same envelope.',
   '',
   'Order of checks: missing header (401), key in the URL (400), key validity (401), account status (403), ' +
     'limits (429), input (400, then 422), plan (403), data (404).',

@@ -33,10 +33,12 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
     '`date` (the time series: `start` or `end`, named in `param`) is not `YYYY-MM-DD`, not a real calendar day ' +
     '(`2023-02-30`), or after today (UTC).',
   'invalid-parameter':
-    'Any other malformed input: a parameter given twice, a value longer than 64 characters, a `fallback` other ' +
-    'than `previous` or an `expand` other than `sources` (empty included), a time series without `start` or ' +
-    '`end`, with `start` after `end` (`param`: `start`), over more than 366 days (`param`: `end`) or with a ' +
-    '`format` other than `json` or `csv`, a request too large to read, or one with more than 2,000 header fields ("The request has too many headers.").',
+    'Any other malformed input: a parameter given twice, a value longer than 64 characters (a `to` list of ' +
+    'conversions: 512), a `fallback` other than `previous` or an `expand` other than `sources` (empty ' +
+    'included), a time series without `start` or `end`, with `start` after `end` (`param`: `start`), over more ' +
+    'than 366 days (`param`: `end`) or with a `format` other than `json` or `csv`, a conversion without `to` or ' +
+    'with an empty item, a code listed twice or more than 50 items in it (the message names the item), a ' +
+    'request too large to read, or one with more than 2,000 header fields ("The request has too many headers.").',
   'api-key-in-url':
     'A query parameter named `api_key`, `apikey`, `key`, `access_key` or `x-api-key` (any case) is present, even ' +
     'beside a valid header. Keys belong in the `X-API-Key` header only.',

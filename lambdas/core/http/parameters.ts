@@ -137,7 +137,7 @@ export function readDay(raw: string, today: string, param: ErrorParam = 'date'):
 /** Most targets one conversion call takes. */
 export const MAX_CONVERT_TARGETS = 50;
 /** Room for 50 codes and their commas with slack; a longer list is refused before it is split. */
-const MAX_TARGET_LIST_LENGTH = 512;
+export const MAX_TARGET_LIST_LENGTH = 512;
 
 /**
  * A comma-separated list of distinct currency codes (`to` of GET /rates/convert), in the order given. Every item
