@@ -18,6 +18,7 @@ import { PLAN_IDS, PLANS } from '../lambdas/core/domain/plans';
 import type { DayUsage, QuotaReport } from '../lambdas/core/domain/quota';
 import { SOURCE_IDS } from '../lambdas/core/domain/rates';
 import type { DashboardRouteId } from '../lambdas/core/http/dashboard-routes';
+import { MAX_CONVERT_TARGETS } from '../lambdas/core/http/parameters';
 import type { RouteId } from '../lambdas/core/http/routes';
 
 export type JsonSchema = { [keyword: string]: unknown };
@@ -122,6 +123,25 @@ const publishedAt = (which: string): JsonSchema => ({
 });
 const LATEST_PUBLICATION = 'the latest snapshot, the same instant as `updated_at` of the latest rates';
 
+/** `amount` as the pair and convert endpoints echo it. */
+const REQUESTED_AMOUNT: JsonSchema = {
+  type: 'number',
+  exclusiveMinimum: 0,
+  exclusiveMaximum: 1_000_000_000_000,
+  description: 'The requested amount, echoed digit for digit; only when `amount` was given.',
+  examples: [250],
+};
+
+/** `converted` of the pair and convert endpoints: one rule, so their answers cannot drift apart. */
+const CONVERTED_AMOUNT: JsonSchema = {
+  type: 'number',
+  minimum: 0,
+  description:
+    '`amount × rate` with the rate as shown, in decimal arithmetic, rounded half-even to 6 decimal places; only ' +
+    'when `amount` was given.',
+  examples: [36902.5],
+};
+
 /** The `data` of each route's successful response. */
 const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
   latest: {
@@ -168,21 +188,8 @@ const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
         base: code('The `from` currency.', 'USD'),
         target: code('The `to` currency.', 'JPY'),
         rate: ref('Rate'),
-        amount: {
-          type: 'number',
-          exclusiveMinimum: 0,
-          exclusiveMaximum: 1_000_000_000_000,
-          description: 'The requested amount, echoed digit for digit; only when `amount` was given.',
-          examples: [250],
-        },
-        converted: {
-          type: 'number',
-          minimum: 0,
-          description:
-            '`amount × rate` with the rate as shown, in decimal arithmetic, rounded half-even to 6 decimal ' +
-            'places; only when `amount` was given.',
-          examples: [36880],
-        },
+        amount: REQUESTED_AMOUNT,
+        converted: CONVERTED_AMOUNT,
         published_at: publishedAt(LATEST_PUBLICATION),
         sources: ref('QuoteSources'),
       },
@@ -226,36 +233,18 @@ const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
     schema: object(
       {
         base: code('The `from` currency.', 'USD'),
-        amount: {
-          type: 'number',
-          exclusiveMinimum: 0,
-          exclusiveMaximum: 1_000_000_000_000,
-          description: 'The requested amount, echoed digit for digit; only when `amount` was given.',
-          examples: [250],
-        },
-        published_at: {
-          ...ref('Timestamp'),
-          description:
-            'When the rates were published upstream: the latest snapshot the conversions come from, as ' +
-            '`updated_at` of the latest rates.',
-        },
+        amount: REQUESTED_AMOUNT,
+        published_at: publishedAt(LATEST_PUBLICATION),
         conversions: {
           type: 'array',
           minItems: 1,
-          maxItems: 50,
+          maxItems: MAX_CONVERT_TARGETS,
           description: 'One entry per `to` currency, in the order of `to`.',
           items: object(
             {
               target: code('A currency of `to`.', 'JPY'),
               rate: ref('Rate'),
-              converted: {
-                type: 'number',
-                minimum: 0,
-                description:
-                  '`amount × rate` with the rate as shown, in decimal arithmetic, rounded half-even to 6 decimal ' +
-                  'places; only when `amount` was given.',
-                examples: [36902.5],
-              },
+              converted: CONVERTED_AMOUNT,
             },
             ['target', 'rate'],
           ),

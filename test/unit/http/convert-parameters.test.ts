@@ -2,16 +2,7 @@ import fc from 'fast-check';
 import { catalogCodes, isActiveCode } from '../../../lambdas/core/domain/currencies';
 import { ApiError } from '../../../lambdas/core/domain/errors';
 import { MAX_CONVERT_TARGETS, readConvertInput, readTargetList } from '../../../lambdas/core/http/parameters';
-
-function refusal(run: () => unknown): { status: number; code: string; param: string | undefined; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, code: error.code, param: error.param, message: error.message };
-  }
-  throw new Error('expected the parameters to be refused');
-}
+import { refusal } from '../../support/refusal';
 
 const convert = (from: string, query: Record<string, unknown>) => readConvertInput({ path: { from }, query });
 

@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { ApiError } from '../../../lambdas/core/domain/errors';
 import {
   MAX_PARAMETER_LENGTH,
   readAmount,
@@ -9,21 +8,11 @@ import {
   readLocaleQuery,
   readPairInput,
 } from '../../../lambdas/core/http/parameters';
+import { refusal } from '../../support/refusal';
 
 const TODAY = '2026-11-22';
 const history = (path: unknown) => readHistoryPath(path, TODAY);
 const pairPath = (path: unknown) => readPairInput({ path, query: {} });
-
-/** The ApiError a read throws, as plain fields. */
-function refusal(run: () => unknown): { status: number; code: string; param: string | undefined; message: string } {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, code: error.code, param: error.param, message: error.message };
-  }
-  throw new Error('expected the parameters to be refused');
-}
 
 const amount = (text: string) => readPairInput({ path: { from: 'USD', to: 'EUR' }, query: { amount: text } }).amount;
 
