@@ -123,7 +123,8 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
   let latest: LatestSummary | undefined;
   const marker = await readBundledMarker(options.client, options.tableName);
   // Before anything is loaded: a store written by an earlier version gets its time series items rebuilt.
-  const seriesBackfill = await ensureSeries(store, { clock, log });
+  // The data directory's lock lets no other writer in: a run still counted in at start has stopped.
+  const seriesBackfill = await ensureSeries(store, { clock, log, staleRunMs: 0 });
   if (seriesBackfill) result.seriesBackfill = seriesBackfill;
   if (marker?.fingerprint === fingerprint) {
     if (marker.coverage) {

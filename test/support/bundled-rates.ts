@@ -24,7 +24,7 @@ export async function loadBundledRates({ store }: { store: RatesStore }): Promis
   await store.putDays(cached.writes);
   // The store is new: its time series items are exactly the series of these days.
   await store.putSeries(seriesOfDays(cached.writes));
-  await store.putSeriesMeta(SERIES_VERSION, '2026-09-30T00:00:00Z');
+  await store.recordSeriesRebuild(SERIES_VERSION, '2026-09-30T00:00:00Z', 0);
   if (cached.latest) await store.putLatest(cached.latest);
   return `bundled test windows (${cached.writes.length} days)`;
 }

@@ -153,13 +153,21 @@ export interface SeriesBackfillResult {
   days: number;
   /** Series items written. */
   items: number;
+  /** False when a run started during the rebuild: the marker then asks the next start for another rebuild. */
+  recorded: boolean;
   durationMs: number;
 }
 
 /**
+ * A run counted in longer ago than this has stopped (the ingest function's timeout is 5 minutes); a newer one may
+ * still be writing, and a rebuild under it could overwrite its series writes, so the rebuild waits for the next start.
+ */
+export const SERIES_RUN_STALE_MS = 15 * 60_000;
+
+/**
  * Rebuilds every series item from the stored day items, year by year (BatchGetItem, 100 days a call; the items
- * built in memory and put with BatchWriteItem), then records SERIES_VERSION in the marker item. Writing an item
- * that is already right changes nothing, so it can be run again at any time. Cost on the full ECB history plus a
+ * built in memory and put with BatchWriteItem), then records SERIES_VERSION in the marker item, unless a run was counted in meanwhile
+ * (recordSeriesRebuild). Writing an item that is already right changes nothing, so it can be run again at any time. Cost on the full ECB history plus a
  * year of currency-api: about 10,000 day keys read and 1,300 items written.
  */
 export async function backfillSeries(
@@ -169,6 +177,7 @@ export async function backfillSeries(
   const started = Date.now();
   const clock = options.clock ?? systemClock;
   const today = formatDay(clock());
+  const runsStarted = (await store.getSeriesMeta())?.runsStarted ?? 0;
   const lastYear = Number(addDays(today, MAX_DAYS_AHEAD).slice(0, 4));
   let days = 0;
   let items = 0;
@@ -177,29 +186,50 @@ export async function backfillSeries(
     days += stored.size;
     items += await store.putSeries(seriesOfDays(stored.values()));
   }
-  await store.putSeriesMeta(SERIES_VERSION, formatTimestamp(clock()));
-  const result = { years: lastYear - SERIES_FIRST_YEAR + 1, days, items, durationMs: Date.now() - started };
-  options.log?.info('series rebuilt', { ...result });
+  const recorded = await store.recordSeriesRebuild(SERIES_VERSION, formatTimestamp(clock()), runsStarted);
+  const result = { years: lastYear - SERIES_FIRST_YEAR + 1, days, items, recorded, durationMs: Date.now() - started };
+  if (recorded) options.log?.info('series rebuilt', { ...result });
+  else
+    options.log?.warn('series rebuilt under a run that started meanwhile; the next start rebuilds again', {
+      ...result,
+    });
   return result;
 }
 
 /**
  * Makes sure the table's series items match its days before a run adds any: rebuilt (backfillSeries) when
  * `force`d, when the marker is missing from a table that has rates (written by a version without series), names an
- * older layout, or is left pending by a run that stopped between its day and series writes. A new table (no
- * marker, no LATEST) is only marked: every day reaches it through ingestion, which writes the series along.
- * Returns the rebuild, when there was one.
+ * older layout, counts runs that did not end cleanly (above 0: one stopped between its day and series writes;
+ * below 0: a rebuild ran under one), or asks for it after a rebuild that overlapped a run. A run counted in less
+ * than `staleRunMs` ago may still be writing: unless forced, the rebuild then waits for the next start. A new
+ * table (no marker, no LATEST) is only marked: every day reaches it through ingestion, which writes the series
+ * along. Returns the rebuild, when there was one.
  */
 export async function ensureSeries(
   store: RatesStore,
-  options: { clock?: Clock; log?: IngestLog; force?: boolean } = {},
+  options: { clock?: Clock; log?: IngestLog; force?: boolean; staleRunMs?: number } = {},
 ): Promise<SeriesBackfillResult | undefined> {
   const clock = options.clock ?? systemClock;
   const meta = await store.getSeriesMeta();
   if (!options.force && meta === undefined && (await store.getLatest()) === undefined) {
-    await store.putSeriesMeta(SERIES_VERSION, formatTimestamp(clock()));
+    await store.recordSeriesRebuild(SERIES_VERSION, formatTimestamp(clock()), 0);
     return undefined;
   }
-  const current = meta?.version !== undefined && meta.version >= SERIES_VERSION && !meta.pending;
-  return options.force || !current ? backfillSeries(store, options) : undefined;
+  const current =
+    meta !== undefined &&
+    meta.version !== undefined &&
+    meta.version >= SERIES_VERSION &&
+    meta.pendingRuns === 0 &&
+    !meta.rebuildNeeded;
+  if (current && !options.force) return undefined;
+  const staleRunMs = options.staleRunMs ?? SERIES_RUN_STALE_MS;
+  const runAt = meta?.lastRunAt === undefined ? Number.NaN : Date.parse(meta.lastRunAt);
+  const underWay = (meta?.pendingRuns ?? 0) > 0 && clock().getTime() - runAt < staleRunMs;
+  if (underWay && !options.force) {
+    options.log?.warn('series rebuild deferred: a run that writes days may still be under way', {
+      lastRunAt: meta?.lastRunAt,
+    });
+    return undefined;
+  }
+  return backfillSeries(store, options);
 }

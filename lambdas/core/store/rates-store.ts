@@ -36,7 +36,15 @@ const SERIES_UPDATE_CONCURRENCY = 8;
 export interface SeriesMeta {
   version: number | undefined;
   builtAt?: string;
-  pending: boolean;
+  /** Runs counted in and not yet out: above 0 while one is under way or after one stopped; below 0 after a rebuild
+   * reset the count under a run that was still going (its series writes may have been overwritten). */
+  pendingRuns: number;
+  /** Every run ever counted in: a rebuild records the series only if no run started while it read and wrote. */
+  runsStarted: number;
+  /** When the newest run was counted in. */
+  lastRunAt?: string;
+  /** A rebuild overlapped a run and could not vouch for the items: the next start rebuilds again. */
+  rebuildNeeded: boolean;
 }
 
 /** Day attributes to set and remove on one currency's series item of one year (`dMMDD`, see domain/series). */
@@ -213,27 +221,61 @@ export class RatesStore extends RatesReadStore {
   }
 
   /**
-   * The series marker: which version of the series items the table holds (as backfillSeries recorded it), and
-   * whether a run that writes days has not yet brought the series in step (it started and did not finish).
+   * The series marker: which version of the series items the table holds (as backfillSeries recorded it), and the
+   * runs that write days counted in and out around their series writes.
    */
   async getSeriesMeta(): Promise<SeriesMeta | undefined> {
     const out = await this.client.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: SERIES_META_KEY }, ConsistentRead: true }),
     );
     if (!out.Item) return undefined;
-    const { version, built_at: builtAt, pending_runs: pendingRuns } = out.Item;
+    const item = out.Item;
+    const count = (value: unknown) => (typeof value === 'number' ? value : 0);
     return {
-      version: typeof version === 'number' ? version : undefined,
-      ...(typeof builtAt === 'string' ? { builtAt } : {}),
-      pending: typeof pendingRuns === 'number' && pendingRuns > 0,
+      version: typeof item.version === 'number' ? item.version : undefined,
+      ...(typeof item.built_at === 'string' ? { builtAt: item.built_at } : {}),
+      pendingRuns: count(item.pending_runs),
+      runsStarted: count(item.runs_started),
+      ...(typeof item.last_run_at === 'string' ? { lastRunAt: item.last_run_at } : {}),
+      rebuildNeeded: item.rebuild_needed === true,
     };
   }
 
-  /** Records a complete rebuild; clears any pending run. */
-  async putSeriesMeta(version: number, builtAt: string): Promise<void> {
-    await this.client.send(
-      new PutCommand({ TableName: this.tableName, Item: { pk: SERIES_META_KEY, version, built_at: builtAt } }),
-    );
+  /**
+   * Records a complete rebuild, resetting the count of runs left pending, only if no run was counted in since
+   * `runsStarted` was read (its day and series writes could have interleaved with the rebuild's whole-item puts).
+   * Otherwise the marker is flagged for another rebuild and false is returned. Never a Put: the counts survive.
+   */
+  async recordSeriesRebuild(version: number, builtAt: string, runsStarted: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: SERIES_META_KEY },
+          UpdateExpression: 'SET version = :version, built_at = :at, pending_runs = :zero REMOVE rebuild_needed',
+          ConditionExpression:
+            runsStarted === 0 ? 'attribute_not_exists(runs_started) OR runs_started = :zero' : 'runs_started = :seen',
+          ExpressionAttributeValues: {
+            ':version': version,
+            ':at': builtAt,
+            ':zero': 0,
+            ...(runsStarted === 0 ? {} : { ':seen': runsStarted }),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: SERIES_META_KEY },
+          UpdateExpression: 'SET rebuild_needed = :yes',
+          ExpressionAttributeValues: { ':yes': true },
+        }),
+      );
+      return false;
+    }
   }
 
   /**
@@ -246,7 +288,7 @@ export class RatesStore extends RatesReadStore {
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: SERIES_META_KEY },
-        UpdateExpression: 'ADD pending_runs :one SET last_run_at = :at',
+        UpdateExpression: 'ADD pending_runs :one, runs_started :one SET last_run_at = :at',
         ExpressionAttributeValues: { ':one': 1, ':at': at },
       }),
     );

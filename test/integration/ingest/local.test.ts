@@ -105,7 +105,7 @@ describe.each(backends())('loadRatesForLocal on $name', (backend) => {
     expect(restart.bundled.loaded).toBe(false);
     expect(restart.seriesBackfill?.days).toBe(ecbRows.length + apiFiles.length);
     expect(await store.getSeriesItem('USD', 2026)).toEqual(usd);
-    expect((await store.getSeriesMeta())?.pending).toBe(false);
+    expect((await store.getSeriesMeta())?.pendingRuns).toBe(0);
   });
 
   it('reloads when the bundled data changes, writing only the new days', async () => {

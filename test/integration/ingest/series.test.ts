@@ -2,7 +2,13 @@ import { addDays, type Clock } from '../../../lambdas/core/domain/dates';
 import type { RateSnapshot } from '../../../lambdas/core/domain/rates';
 import type { CurrencyYear } from '../../../lambdas/core/domain/series';
 import { ingestDays } from '../../../lambdas/core/ingest/ingest';
-import { backfillSeries, ensureSeries, SERIES_VERSION, seriesOfDays } from '../../../lambdas/core/ingest/series';
+import {
+  backfillSeries,
+  ensureSeries,
+  SERIES_RUN_STALE_MS,
+  SERIES_VERSION,
+  seriesOfDays,
+} from '../../../lambdas/core/ingest/series';
 import { Logger, Metrics } from '../../../lambdas/core/observability';
 import type { SourceDay } from '../../../lambdas/core/sources/source-day';
 import { seriesFromItem } from '../../../lambdas/core/store/rates-read-store';
@@ -109,8 +115,11 @@ describe.each(backends())('time series items on $name', (backend) => {
     expect(await other.getSeriesMeta()).toEqual({
       version: SERIES_VERSION,
       builtAt: '2026-09-30T12:00:00Z',
-      pending: false,
+      pendingRuns: 0,
+      runsStarted: 0,
+      rebuildNeeded: false,
     });
+    expect(rebuilt.recorded).toBe(true);
     // Again: the same items.
     await backfillSeries(other, { clock });
     expect(await storedSeries(other, expected)).toEqual(incremental);
@@ -134,9 +143,9 @@ describe.each(backends())('time series items on $name', (backend) => {
     await store.beginSeriesRun('2026-09-30T12:00:00Z');
     await store.beginSeriesRun('2026-09-30T12:00:01Z');
     await store.endSeriesRun();
-    expect((await store.getSeriesMeta())?.pending).toBe(true);
+    expect((await store.getSeriesMeta())?.pendingRuns).toBe(1);
     await store.endSeriesRun();
-    expect(await store.getSeriesMeta()).toMatchObject({ version: SERIES_VERSION, pending: false });
+    expect(await store.getSeriesMeta()).toMatchObject({ version: SERIES_VERSION, pendingRuns: 0, runsStarted: 2 });
   });
 
   it('are rebuilt when a run stopped between its day writes and its series writes', async () => {
@@ -153,11 +162,41 @@ describe.each(backends())('time series items on $name', (backend) => {
       sources: {},
       publishedAt: lost.publishedAt,
     });
-    expect((await store.getSeriesMeta())?.pending).toBe(true);
-    const rebuilt = await ensureSeries(store, { clock });
+    expect((await store.getSeriesMeta())?.pendingRuns).toBe(1);
+    // Counted in just now, the run may still be writing: no rebuild under it.
+    expect(await ensureSeries(store, { clock })).toBeUndefined();
+    expect((await store.getSeriesItem('USD', 2026))?.d0401).toBeUndefined();
+    // Past the time any run can take, it has stopped.
+    const later = () => new Date(Date.parse('2026-09-30T12:00:00Z') + SERIES_RUN_STALE_MS);
+    const rebuilt = await ensureSeries(store, { clock: later });
     expect(rebuilt?.days).toBe(6);
+    expect(rebuilt?.recorded).toBe(true);
     expect((await store.getSeriesItem('USD', 2026))?.d0401).toBe(lost.rates.USD);
-    expect((await store.getSeriesMeta())?.pending).toBe(false);
+    expect((await store.getSeriesMeta())?.pendingRuns).toBe(0);
+  });
+
+  it('do not count as rebuilt when a run started while the rebuild read and wrote, and are rebuilt at the next start', async () => {
+    await ingestDays(store, { days: ecb.slice(-5), reports: { ecb: ok(ecb.slice(-5)) }, clock });
+    const seen = (await store.getSeriesMeta())?.runsStarted ?? 0;
+    // A run counted in between the rebuild's first read of the marker and its last write.
+    await store.beginSeriesRun('2026-09-30T12:00:00Z');
+    await store.endSeriesRun();
+    expect(await store.recordSeriesRebuild(SERIES_VERSION, '2026-09-30T12:00:00Z', seen)).toBe(false);
+    expect(await store.getSeriesMeta()).toMatchObject({ pendingRuns: 0, rebuildNeeded: true });
+    const again = await ensureSeries(store, { clock });
+    expect(again?.recorded).toBe(true);
+    expect(await store.getSeriesMeta()).toMatchObject({ pendingRuns: 0, rebuildNeeded: false });
+    expect(await ensureSeries(store, { clock })).toBeUndefined();
+  });
+
+  it('are rebuilt when a forced rebuild reset the count under a run that then ended (a count below 0)', async () => {
+    await ingestDays(store, { days: ecb.slice(-5), reports: { ecb: ok(ecb.slice(-5)) }, clock });
+    await store.beginSeriesRun('2026-09-30T12:00:00Z');
+    expect((await ensureSeries(store, { clock, force: true }))?.recorded).toBe(true);
+    await store.endSeriesRun();
+    expect((await store.getSeriesMeta())?.pendingRuns).toBe(-1);
+    expect((await ensureSeries(store, { clock }))?.recorded).toBe(true);
+    expect(await store.getSeriesMeta()).toMatchObject({ version: SERIES_VERSION, pendingRuns: 0 });
   });
 });
 
@@ -192,7 +231,7 @@ describe('the ingest handler and the series marker', () => {
     // An earlier version's table: days and LATEST, no series and no marker.
     const old = ecb.filter((d) => d.date >= '2026-03-01');
     await ingestDays(store, { days: old, reports: { ecb: ok(old) }, clock });
-    await store.putSeriesMeta(0, '2026-01-01T00:00:00Z');
+    await store.recordSeriesRebuild(0, '2026-01-01T00:00:00Z', (await store.getSeriesMeta())?.runsStarted ?? 0);
     const handler = handlerFor(store);
     const first = await handler({ source: 'aws.events', 'detail-type': 'Scheduled Event' });
     expect(first.seriesBackfill?.days).toBeGreaterThanOrEqual(old.length);
