@@ -4,6 +4,8 @@ import { type CurrencyYear, pairYear, type SeriesPoint } from '../domain/series'
 import type { SourceStatuses } from '../domain/source-status';
 
 const RECENT_DAYS = 7;
+/** Pairs' points kept per process: about 250 points a year each, so a few MB at most. */
+export const PAIR_CACHE_SIZE = 512;
 
 export interface SnapshotSource {
   getLatest(): Promise<RateSnapshot | undefined>;
@@ -45,8 +47,12 @@ export class RateReader {
   private readonly dayPending = new Map<string, Promise<RateSnapshot | undefined>>();
   private readonly series = new Map<string, CachedSeries>();
   private readonly seriesPending = new Map<string, Promise<CurrencyYear | undefined>>();
-  /** A pair's points per year, keyed by both year items: a refreshed item of either makes them be computed anew. */
-  private readonly pairs = new WeakMap<CurrencyYear, Map<CurrencyYear, SeriesPoint[]>>();
+  /**
+   * A pair's points per year, in a bounded LRU: each entry remembers the two year items it was computed from, so a
+   * refreshed item of either makes them be computed anew. Bounded by count, not by the items' lifetimes: an item
+   * that left the series cache must not keep every pair it ever took part in alive.
+   */
+  private readonly pairs = new Map<string, { from: CurrencyYear; to: CurrencyYear; points: SeriesPoint[] }>();
   private readonly seriesCacheSize: number;
   private readonly latestTtlMs: number;
   private readonly dayCacheSize: number;
@@ -169,17 +175,22 @@ export class RateReader {
 
   /** The pair's points over one year (pairYear), memoized per pair of year items. */
   pairPoints(from: CurrencyYear, to: CurrencyYear): SeriesPoint[] {
-    let byTarget = this.pairs.get(from);
-    if (!byTarget) {
-      byTarget = new Map();
-      this.pairs.set(from, byTarget);
-    }
-    let points = byTarget.get(to);
-    if (!points) {
-      points = pairYear(from, to);
-      byTarget.set(to, points);
+    const key = `${from.code}/${to.code}/${from.year}`;
+    const cached = this.pairs.get(key);
+    this.pairs.delete(key);
+    const points = cached && cached.from === from && cached.to === to ? cached.points : pairYear(from, to);
+    this.pairs.set(key, { from, to, points });
+    while (this.pairs.size > PAIR_CACHE_SIZE) {
+      const oldest = this.pairs.keys().next().value;
+      if (oldest === undefined) break;
+      this.pairs.delete(oldest);
     }
     return points;
+  }
+
+  /** How many pairs' points are kept (for tests of the bound). */
+  get pairCacheSize(): number {
+    return this.pairs.size;
   }
 }
 

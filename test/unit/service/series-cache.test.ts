@@ -1,6 +1,11 @@
 import type { RateSnapshot } from '../../../lambdas/core/domain/rates';
 import type { CurrencyYear } from '../../../lambdas/core/domain/series';
-import { RateReader, type SnapshotSource, seriesExpiry } from '../../../lambdas/core/service/rate-reader';
+import {
+  PAIR_CACHE_SIZE,
+  RateReader,
+  type SnapshotSource,
+  seriesExpiry,
+} from '../../../lambdas/core/service/rate-reader';
 
 const MINUTE = 60_000;
 
@@ -97,6 +102,24 @@ describe('RateReader series cache', () => {
     if (!usd2 || !jpy2) throw new Error('no series');
     expect(usd2).not.toBe(usd);
     expect(reader.pairPoints(usd2, jpy2).map((p) => p.date)).toEqual(['2026-06-01', '2026-06-02', '2026-06-03']);
+  });
+
+  it(`keeps at most ${PAIR_CACHE_SIZE} pairs' points, the least recently used leaving first`, () => {
+    const { reader } = setup('2026-09-30T12:00:00Z');
+    const year = (code: string): CurrencyYear => ({ code, year: 2025, dates: ['2025-06-02'], rates: [2] });
+    const eur = year('BBB');
+    const first = year('AAA');
+    const kept = reader.pairPoints(eur, first);
+    for (let i = 0; i < PAIR_CACHE_SIZE * 3; i++) {
+      reader.pairPoints(eur, year(`X${String(i).padStart(4, '0')}`));
+      // Used again and again, the first pair stays.
+      if (i % 100 === 0) expect(reader.pairPoints(eur, first)).toBe(kept);
+    }
+    expect(reader.pairCacheSize).toBe(PAIR_CACHE_SIZE);
+    expect(reader.pairPoints(eur, first)).toBe(kept);
+    // An evicted pair is computed anew, from its items.
+    const evicted = year('X0001');
+    expect(reader.pairPoints(eur, evicted)).toEqual([{ date: '2025-06-02', rate: 1 }]);
   });
 
   it('remembers a missing item for the TTL only', async () => {
