@@ -196,7 +196,8 @@ const OPERATIONS: Readonly<Record<RouteId, { tag: keyof typeof TAGS; notes: stri
       'day and `effective_date` names the day served (equal to `date` when it has a rate). Nothing within 7 ' +
       'days is still 404. The plan judges the requested date, so a Pro request on the first day of its window ' +
       'may be served a day before it. The requested day is read first; only when it lacks the pair are the 7 ' +
-      'days before it read, together (8 reads at most, each cached).\n\n' +
+      'days before it read, together (8 day reads at most, each cached, beside the cached latest snapshot the ' +
+      'currency check reads).\n\n' +
       '**Caching.** An answer that fell back, for a day at most 7 days before today (UTC), can change when that ' +
       "day's rate arrives late, so it carries `Cache-Control: private, max-age=3600` instead of the immutable " +
       'policy; older answers are final.',
@@ -258,8 +259,11 @@ const OPERATIONS: Readonly<Record<RouteId, { tag: keyof typeof TAGS; notes: stri
       'data (404, when no day of the range has a rate for the pair). `format=csv`, or `Accept: text/csv` without ' +
       '`format`, returns `text/csv` (`date,rate` rows after a header, CRLF line ends) as an attachment named ' +
       '`<FROM>-<TO>-<start>-<end>.csv`; both variants carry `Vary: Accept` and have different `ETag`s; errors ' +
-      'are JSON either way. Cost: at most 4 reads of the rate store when nothing is cached (one per currency and ' +
-      'calendar year), none once cached.',
+      'are JSON either way. Cost: at most 6 reads of the rate store when nothing is cached (the latest snapshot ' +
+      'for the currency check, the series marker, and one item per currency and calendar year), none once ' +
+      'cached. On a deployment upgraded from a version without time series, the answer is 503 ' +
+      '`service-unavailable` until the ingest function has built them from the stored days (its next run, or ' +
+      'an invocation with `{"mode": "series"}`).',
     example: {
       base: 'USD',
       target: 'JPY',

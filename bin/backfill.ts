@@ -9,7 +9,7 @@ import {
   sourceUrlsFromEnv,
 } from '../lambdas/core/ingest/fetchers';
 import { type IngestLog, type IngestResult, ingestDays, runIngestion } from '../lambdas/core/ingest/ingest';
-import { backfillSeries } from '../lambdas/core/ingest/series';
+import { backfillSeries, ensureSeries } from '../lambdas/core/ingest/series';
 import { createDocumentClient } from '../lambdas/core/store/clients';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { RATES_TABLE } from '../lambdas/core/store/tables';
@@ -152,6 +152,9 @@ const consoleLog: IngestLog = {
 
 async function backfill(args: BackfillArgs, store: RatesStore): Promise<IngestResult> {
   const today = formatDay(Date.now());
+  // As the ingest function does: a new table is marked (the time series answer from its first day), and series
+  // missing from a table an earlier version wrote are rebuilt before days are added.
+  await ensureSeries(store, { log: consoleLog });
   const inRange = (date: string) => (!args.from || date >= args.from) && (!args.to || date <= args.to);
   if (args.offline) {
     const bundled = readBundledDays(bundledFiles(), { from: args.from, to: args.to });
@@ -221,7 +224,8 @@ async function main(): Promise<number> {
       const rebuilt = await backfillSeries(new RatesStore(target.client, target.tableName));
       console.log(
         `backfill series: ${rebuilt.items} items rebuilt from ${rebuilt.days} stored days over ${rebuilt.years} ` +
-          `years; ${target.description}; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+          `years; ${target.description}; ${((Date.now() - started) / 1000).toFixed(1)} s` +
+          (rebuilt.recorded ? '' : '; a run started meanwhile, so the next start rebuilds them again'),
       );
       return 0;
     }

@@ -8,6 +8,12 @@ import { crossRate } from './rates';
 
 /** The first year any source has data for (the ECB's history starts on 1999-01-04). */
 export const SERIES_FIRST_YEAR = 1999;
+/**
+ * The version of the series items' layout. A table whose marker (META#series) is older, missing, or left
+ * pending by a run that did not finish is rebuilt before ingestion runs; until a table's marker names this
+ * version, the time series endpoint answers 503 rather than serve series that are not built yet.
+ */
+export const SERIES_VERSION = 1;
 /** Decimal places of `change_pct`. */
 export const CHANGE_PCT_PLACES = 4;
 

@@ -1,6 +1,6 @@
 import { daysBetween, formatDay } from '../domain/dates';
-import { NoSeriesDataError } from '../domain/errors';
-import { type SeriesPoint, summarize, withinRange, yearsOf } from '../domain/series';
+import { NoSeriesDataError, ServiceUnavailableError } from '../domain/errors';
+import { SERIES_VERSION, type SeriesPoint, summarize, withinRange, yearsOf } from '../domain/series';
 import { pathParams, singleQuery } from '../http/api-handler';
 import { acceptsCsv, CSV_CONTENT_TYPE, seriesCsv } from '../http/csv';
 import { headerValue } from '../http/headers';
@@ -16,7 +16,8 @@ import { requireHistoryCodes, requireHistoryPlan } from './history-access';
 
 /**
  * The pair's points from `start` to `end`: one series item per currency and calendar year (a range of at most
- * 366 days touches two years), all read at once through the reader's cache. At most 4 GetItems cold, none warm.
+ * 366 days touches two years), all read at once through the reader's cache. At most 4 GetItems cold (6 per call
+ * with LATEST and the series marker), none warm.
  */
 async function seriesPoints(
   reader: RateReader,
@@ -36,6 +37,8 @@ async function seriesPoints(
   return points;
 }
 
+export const SERIES_NOT_BUILT = 'The time series are being built from the stored days; please retry in a few minutes.';
+
 /** GET /v1/rates/timeseries/{from}/{to}?start=&end=[&format=json|csv] */
 export const endpoint = defineEndpoint({
   route: 'timeseries',
@@ -49,7 +52,12 @@ export const endpoint = defineEndpoint({
     await requireHistoryCodes(deps, from, to);
     // The whole range must lie in the plan's window: judged by its first day.
     requireHistoryPlan(event, today, start, 'start');
-    const points = await storeRead(() => seriesPoints(deps.reader, from, to, start, end));
+    // Until the table's series are built (a stack upgraded from a version without them, before the ingest function
+    // has rebuilt them), an empty or partial series would pass for real data, final and immutable.
+    const [ready, points] = await storeRead(() =>
+      Promise.all([deps.reader.seriesReady(SERIES_VERSION), seriesPoints(deps.reader, from, to, start, end)]),
+    );
+    if (!ready) throw new ServiceUnavailableError(SERIES_NOT_BUILT);
     const summary = summarize(points);
     if (!summary) throw new NoSeriesDataError(from, to, start, end);
     const cacheControl =

@@ -5,16 +5,12 @@
  */
 import { addDays, type Clock, formatDay, formatTimestamp, systemClock } from '../domain/dates';
 import type { RateSnapshot } from '../domain/rates';
-import { type CurrencyYear, SERIES_FIRST_YEAR, seriesAttribute } from '../domain/series';
+import { type CurrencyYear, SERIES_FIRST_YEAR, SERIES_VERSION, seriesAttribute } from '../domain/series';
 import type { RatesStore, SeriesUpdate } from '../store/rates-store';
 import type { IngestLog } from './ingest';
 import { MAX_DAYS_AHEAD } from './reconcile';
 
-/**
- * The version of the series items' layout. A table whose marker (META#series) is older, missing, or left
- * pending by a run that did not finish is rebuilt by backfillSeries before ingestion runs.
- */
-export const SERIES_VERSION = 1;
+export { SERIES_VERSION } from '../domain/series';
 
 /** What to write so the series items match the final day snapshots of a run. */
 export interface SeriesPlan {

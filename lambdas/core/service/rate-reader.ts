@@ -14,6 +14,8 @@ export interface SnapshotSource {
   getSourceStatuses?(): Promise<SourceStatuses>;
   /** One currency's series item of one calendar year (GET /v1/rates/timeseries); a source without it has none. */
   getSeries?(code: string, year: number): Promise<CurrencyYear | undefined>;
+  /** The layout version of the series the table holds, as its marker records it. */
+  getSeriesVersion?(): Promise<number | undefined>;
 }
 
 export interface RateReaderOptions {
@@ -54,6 +56,9 @@ export class RateReader {
    */
   private readonly pairs = new Map<string, { from: CurrencyYear; to: CurrencyYear; points: SeriesPoint[] }>();
   private readonly seriesCacheSize: number;
+  private seriesBuilt = false;
+  private seriesMarkerChecked?: number;
+  private seriesVersionPending?: Promise<number | undefined>;
   private readonly latestTtlMs: number;
   private readonly dayCacheSize: number;
   private readonly missingDayTtlMs: number;
@@ -94,6 +99,23 @@ export class RateReader {
     const value = await this.statusesPending;
     this.statuses = { value, expires: now + this.latestTtlMs };
     return value;
+  }
+
+  /**
+   * Whether the table's series are built in layout `version` or later. Once they are, that is remembered for good
+   * (a marker's version only grows); until then the marker is read again after the LATEST TTL.
+   */
+  async seriesReady(version: number): Promise<boolean> {
+    if (this.seriesBuilt) return true;
+    const now = this.clock().getTime();
+    if (this.seriesMarkerChecked !== undefined && this.seriesMarkerChecked > now) return false;
+    this.seriesVersionPending ??= (this.source.getSeriesVersion?.() ?? Promise.resolve(undefined)).finally(() => {
+      this.seriesVersionPending = undefined;
+    });
+    const stored = await this.seriesVersionPending;
+    this.seriesBuilt = stored !== undefined && stored >= version;
+    this.seriesMarkerChecked = now + this.latestTtlMs;
+    return this.seriesBuilt;
   }
 
   /**

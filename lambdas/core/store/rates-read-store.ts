@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type RateSnapshot, SOURCE_IDS, type SourceId } from '../domain/rates';
 import { attributeDay, type CurrencyYear } from '../domain/series';
 import type { SourceStatus, SourceStatuses } from '../domain/source-status';
-import { dayKey, LATEST_KEY, SOURCES_KEY, seriesKey } from './tables';
+import { dayKey, LATEST_KEY, SERIES_META_KEY, SOURCES_KEY, seriesKey } from './tables';
 
 /** `sources` is stored per source as one comma-joined code list: a third of the size of a per-code map. */
 export type StoredSources = Partial<Record<SourceId, string>>;
@@ -102,6 +102,13 @@ export class RatesReadStore {
       new GetCommand({ TableName: this.tableName, Key: { pk: seriesKey(code, year) } }),
     );
     return out.Item ? seriesFromItem(code, year, out.Item) : undefined;
+  }
+
+  /** The layout version the series marker records (undefined before the series were first built or marked). */
+  async getSeriesVersion(): Promise<number | undefined> {
+    const out = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: SERIES_META_KEY } }));
+    const version = out.Item?.version;
+    return typeof version === 'number' ? version : undefined;
   }
 
   private async get(pk: string): Promise<RateSnapshot | undefined> {

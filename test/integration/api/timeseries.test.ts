@@ -1,7 +1,9 @@
 import Big from 'big.js';
 import { addDays } from '../../../lambdas/core/domain/dates';
 import { ingestDays } from '../../../lambdas/core/ingest/ingest';
+import { reconcile } from '../../../lambdas/core/ingest/reconcile';
 import { ensureSeries } from '../../../lambdas/core/ingest/series';
+import type { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { bundledFiles, readBundledDays } from '../../../local-server/bundled-data';
 import { type ApiReply, startTestApi, type TestApi, useTestApi } from '../../support/api-service';
 
@@ -214,6 +216,47 @@ describe('GET /v1/rates/timeseries over the whole bundled history, loaded by ing
       const histories = await Promise.all(points.map((p) => api.get(`/rates/history/${pair}/${p.date}`, key)));
       expect(histories.map((h) => h.json().data?.rate)).toEqual(points.map((p) => p.rate));
     }
+  });
+});
+
+describe('GET /v1/rates/timeseries on a table whose series are not built yet (upgraded from a version without them)', () => {
+  let api: TestApi;
+  let key: string;
+  let store: RatesStore | undefined;
+  beforeAll(async () => {
+    api = await startTestApi({
+      loadRates: async (target) => {
+        store = target.store;
+        // An earlier version's writes: days and LATEST, no series items and no marker.
+        const all = readBundledDays(bundledFiles(), { from: '2026-03-01', to: '2026-09-30' });
+        const days = [...all.ecb, ...all.currencyApi];
+        const planned = reconcile({ fetched: days, stored: new Map(), today: '2026-09-30' });
+        await target.store.putDays(planned.writes);
+        if (planned.latest) await target.store.putLatest(planned.latest);
+        return 'days without series';
+      },
+    });
+    key = (await api.newKey('business')).key;
+  });
+  afterAll(() => api?.close());
+
+  it('answers 503 service-unavailable until the rebuild records the series, then serves them', async () => {
+    const query = path('USD/JPY', 'start=2026-03-01&end=2026-03-31');
+    const before = await api.get(query, key);
+    expect(before.status).toBe(503);
+    expect(before.json().error).toEqual({
+      code: 'service-unavailable',
+      message: 'The time series are being built from the stored days; please retry in a few minutes.',
+    });
+    if (!store) throw new Error('the loader keeps the store');
+    const rebuilt = await ensureSeries(store, { clock: api.clock.now });
+    expect(rebuilt?.recorded).toBe(true);
+    // The marker is read again after the LATEST TTL (60 s); from then on it is remembered.
+    expect((await api.get(query, key)).status).toBe(503);
+    api.clock.advance(61_000);
+    const after = await api.get(query, key);
+    expect(after.status).toBe(200);
+    expect(series(after).rates.length).toBeGreaterThan(15);
   });
 });
 

@@ -266,7 +266,7 @@ describe('the time series in the OpenAPI document', () => {
     );
     expect(timeseries?.responses['403']?.['x-error-codes']).toContain('plan-upgrade-required');
     expect(timeseries?.responses['404']?.['x-error-codes']).toContain('no-data-available');
-    expect(timeseries?.description).toMatch(/at most 4 reads of the rate store when nothing is cached/);
+    expect(timeseries?.description).toMatch(/at most 6 reads of the rate store when nothing is cached/);
   });
 
   it('documents the CSV variant, Vary: Accept, the attachment name and both Cache-Control values', () => {
