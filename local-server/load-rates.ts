@@ -3,17 +3,12 @@
  * live sources when asked and reachable within a short overall budget, so an offline start stays quick.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import {
-  type Clock,
-  currencyApiPublishedAt,
-  ecbPublishedAt,
-  formatTimestamp,
-  systemClock,
-} from '../lambdas/core/domain/dates';
-import { PIVOT, SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
+import { type Clock, formatTimestamp, systemClock } from '../lambdas/core/domain/dates';
+import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
 import { statusOfDelivery } from '../lambdas/core/domain/source-status';
 import { fetchersFor, type SourceUrls, sourceUrlsFromEnv } from '../lambdas/core/ingest/fetchers';
 import {
+  acceptedDays,
   type IngestLog,
   type IngestResult,
   ingestDays,
@@ -22,6 +17,7 @@ import {
   silentLog,
 } from '../lambdas/core/ingest/ingest';
 import { ensureSeries, type SeriesBackfillResult } from '../lambdas/core/ingest/series';
+import type { SourceDay } from '../lambdas/core/sources/source-day';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { bundledFiles, bundledFingerprint, readBundledDays } from './bundled-data';
 import { type BundledCoverage, readBundledMarker, type SourceCoverage, writeBundledMarker } from './load-marker';
@@ -81,29 +77,26 @@ export function coverageOf(bundled: { ecb: readonly { date: string }[]; currency
 }
 
 /**
- * A store loaded before the sources' status existed has none: on a restart its bundled load is recorded from what
- * the marker and the stored days say (the last bundled day of each source, its publication by the schedule, and
- * the codes that day holds from that source), so GET /v1/sources is honest offline too. One read when the status
- * is there already; a status from a real fetch is never replaced.
+ * A store loaded before the sources' status existed has none: on a restart its bundled load is recorded from the
+ * bundled files' last day of each source (the marker's coverage), read again, so the status says what a fresh load
+ * says: that day, its publication and every code the source delivered for it. Nothing is read when the status is
+ * there already; a status from a real fetch is never replaced.
  */
-async function recordBundledStatusFromCoverage(store: RatesStore, coverage: BundledCoverage): Promise<void> {
+async function recordBundledStatusFromCoverage(
+  store: RatesStore,
+  files: ReturnType<typeof bundledFiles>,
+  coverage: BundledCoverage,
+): Promise<void> {
   const statuses = await store.getSourceStatuses();
-  const bundledLast: [SourceId, string | undefined, (day: string) => string][] = [
-    ['ecb', coverage.ecb?.last, ecbPublishedAt],
-    ['currency-api', coverage.currencyApi?.last, currencyApiPublishedAt],
+  const lastDays: [SourceId, string | undefined][] = [
+    ['ecb', coverage.ecb?.last],
+    ['currency-api', coverage.currencyApi?.last],
   ];
-  for (const [source, last, publishedAt] of bundledLast) {
+  for (const [source, last] of lastDays) {
     if (statuses[source] || !last) continue;
-    const day = await store.getDay(last);
-    if (!day) continue;
-    const currencies = Object.keys(day.sources)
-      .filter((code) => day.sources[code] === source && code !== PIVOT)
-      .sort();
-    await store.recordSourceStatus(
-      source,
-      { origin: 'bundled', fetchedAt: null, publishedDate: last, publishedAt: publishedAt(last), currencies },
-      { keepUpstream: true },
-    );
+    const bundled = readBundledDays(files, { from: last, to: last });
+    const status = statusOfDelivery(source === 'ecb' ? bundled.ecb : bundled.currencyApi, 'bundled', null);
+    if (status) await store.recordSourceStatus(source, status, { keepUpstream: true });
   }
 }
 
@@ -129,7 +122,7 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
   if (marker?.fingerprint === fingerprint) {
     if (marker.coverage) {
       result.bundled.coverage = marker.coverage;
-      await recordBundledStatusFromCoverage(store, marker.coverage);
+      await recordBundledStatusFromCoverage(store, files, marker.coverage);
     }
   } else {
     const bundled = readBundledDays(files);
@@ -146,15 +139,12 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
     });
     // Said as it is: these rates came from the repository's files, not from a fetch by this server. A status a live
     // fetch recorded before is kept.
-    const bundledSources: [
-      SourceId,
-      readonly { date: string; publishedAt: string; rates: Record<string, number> }[],
-    ][] = [
+    const bundledSources: [SourceId, readonly SourceDay[]][] = [
       ['ecb', bundled.ecb],
       ['currency-api', bundled.currencyApi],
     ];
     for (const [source, days] of bundledSources) {
-      const status = statusOfDelivery(days, 'bundled', null);
+      const status = statusOfDelivery(acceptedDays(days, ingested.rejections), 'bundled', null);
       if (status) await store.recordSourceStatus(source, status, { keepUpstream: true });
     }
     await writeBundledMarker(options.client, options.tableName, { fingerprint, coverage }, formatTimestamp(clock()));

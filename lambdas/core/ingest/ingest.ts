@@ -143,6 +143,23 @@ export interface RunIngestionOptions {
   log?: IngestLog;
 }
 
+/**
+ * The delivered days ingestion did not reject: a source's status names its newest day the store holds, never a day
+ * refused for a jump, a future date or a failed check.
+ */
+export function acceptedDays<D extends { date: string; source: SourceId }>(
+  days: readonly D[],
+  rejections: readonly Rejection[],
+): D[] {
+  return days.filter(
+    (day) =>
+      !rejections.some(
+        (rejection) =>
+          rejection.date === day.date && (rejection.source === undefined || rejection.source === day.source),
+      ),
+  );
+}
+
 /** Fetches all sources concurrently, then ingests whatever arrived. */
 export async function runIngestion(options: RunIngestionOptions): Promise<IngestResult> {
   const started = Date.now();
@@ -193,7 +210,7 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
   // After the days and LATEST: GET /v1/sources then never names a day the store does not hold. Only sources that
   // delivered are recorded; a failed one keeps the status of its last success.
   for (const [source, sourceDays] of delivered) {
-    const status = statusOfDelivery(sourceDays, 'upstream', fetchedAt);
+    const status = statusOfDelivery(acceptedDays(sourceDays, result.rejections), 'upstream', fetchedAt);
     if (status) await options.store.recordSourceStatus(source, status);
   }
   return { ...result, durationMs: Date.now() - started };
