@@ -293,7 +293,7 @@ const OPERATIONS: Readonly<Record<RouteId, { tag: keyof typeof TAGS; notes: stri
   sources: {
     tag: 'Rates',
     notes:
-      'Each configured upstream source, in order of precedence: its schedule, its last successful fetch, the ' +
+      'Each upstream source the deployment ingests from (its `sources` setting), in order of precedence: its schedule, its last successful fetch, the ' +
       'newest day it published with when, the currencies it provides that day, and whether the latest rates ' +
       'currently hold a quote from it. Ingestion records a source after every run it delivered in; a source that ' +
       'fails keeps the facts of its last success. The facts are read at most once a minute, so they can trail a ' +

@@ -4,6 +4,7 @@ import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { SOURCES_ENV, type SourceId } from '../lambdas/core/domain/rates';
 import { GATEWAY_RESPONSES } from '../lambdas/core/http/gateway-responses';
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, ROUTES, type RouteDefinition, type RouteId, routeById } from '../lambdas/core/http/routes';
@@ -55,12 +56,15 @@ export class Api extends Construct {
   readonly url: string;
 
   private readonly rates: ITable;
+  /** The configured ingestion sources, for the routes that report them. */
+  private readonly sources: readonly SourceId[];
   private readonly releases: Releases;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
     const { config } = props;
     this.rates = props.rates;
+    this.sources = props.config.sources;
     this.releases = props.releases;
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
@@ -168,7 +172,10 @@ export class Api extends Construct {
       name: route.id,
       description: `fxrates ${route.method} ${API_BASE_PATH}${route.path}`,
       timeout: Duration.seconds(10),
-      environment: readsRates ? { [RATES_TABLE.envVar]: this.rates.tableName } : {},
+      environment: {
+        ...(readsRates ? { [RATES_TABLE.envVar]: this.rates.tableName } : {}),
+        ...(route.sourcesConfig ? { [SOURCES_ENV]: this.sources.join(',') } : {}),
+      },
       releases: this.releases,
     });
     if (readsRates) grantTable(fn.role, this.rates, route.ratesTable);

@@ -11,6 +11,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { type BuildOptions, buildSync } from 'esbuild';
+import { SOURCES_ENV } from '../../lambdas/core/domain/rates';
 import { DASHBOARD_ROUTES, type DashboardRouteId } from '../../lambdas/core/http/dashboard-routes';
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
@@ -472,6 +473,19 @@ describe('functions', () => {
       const expected = tablesBundledBy(dir).map((table) => (table === 'rates' ? RATES_TABLE : ACCOUNTS_TABLE).envVar);
       expect([dir, envOf(fn)]).toEqual([dir, expected.sort()]);
     }
+  });
+
+  it('tells the sources function, and no other endpoint, which sources ingestion is configured with', () => {
+    const variablesOf = (fn: FxratesFunction) =>
+      (fnProps(fn).Environment as { Variables: Record<string, unknown> }).Variables;
+    const told = [...functionsByName()].filter(([, fn]) => variablesOf(fn)[SOURCES_ENV] !== undefined);
+    expect(told.map(([dir]) => dir).sort()).toEqual(['ingest', 'sources']);
+    for (const [, fn] of told) expect(variablesOf(fn)[SOURCES_ENV]).toBe('ecb,currency-api');
+    const ecbOnly = synthesize({ sources: 'ecb' });
+    const sourcesFn = ecbOnly.fx.service.api.routeFunctions.get('sources');
+    if (!sourcesFn) throw new Error('no sources function');
+    const resource = resourcesOf(ecbOnly.service, 'AWS::Lambda::Function')[logicalIdOf(sourcesFn.function)];
+    expect(propsOf(resource).Environment).toMatchObject({ Variables: { [SOURCES_ENV]: 'ecb' } });
   });
 
   it.each([...FUNCTION_NAMES])(

@@ -9,6 +9,22 @@ export const CONVERTED_DECIMAL_PLACES = 6;
 export const SOURCE_IDS = ['ecb', 'currency-api'] as const;
 export type SourceId = (typeof SOURCE_IDS)[number];
 
+/** The variable that names the configured sources: the ingest function's, and the sources route's (GET /v1/sources). */
+export const SOURCES_ENV = 'SOURCES';
+
+/** Parses a `SOURCES` list such as `ecb,currency-api`; unknown or empty lists are configuration errors. */
+export function parseSourceList(text: string): SourceId[] {
+  const ids = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = ids.filter((id) => !(SOURCE_IDS as readonly string[]).includes(id));
+  if (unknown.length > 0 || ids.length === 0) {
+    throw new Error(`${SOURCES_ENV} must list ${SOURCE_IDS.join(' and/or ')}; got '${text}'`);
+  }
+  return [...new Set(ids as SourceId[])];
+}
+
 /** One day (or LATEST) of rates: every currency against EUR, as stored. */
 export interface RateSnapshot {
   /** `YYYY-MM-DD` of the data; for LATEST the newest contributing day. */

@@ -35,6 +35,8 @@ export interface RouteDefinition {
   etag: boolean;
   /** What the route's function is granted on the rates table; with none, it is not told the table's name. */
   ratesTable: readonly RatesTableAction[];
+  /** Whether the route's function is told which upstream sources ingestion is configured with (SOURCES). */
+  sourcesConfig?: true;
 }
 
 export const API_BASE_PATH = '/v1';
@@ -128,6 +130,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     countsTowardMonth: true,
     etag: true,
     ratesTable: ['GetItem'],
+    sourcesConfig: true,
   },
   {
     id: 'timeseries',

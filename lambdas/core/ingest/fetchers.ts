@@ -4,7 +4,10 @@
  */
 
 import { addDays } from '../domain/dates';
-import { SOURCE_IDS, type SourceId } from '../domain/rates';
+import { SOURCES_ENV, type SourceId } from '../domain/rates';
+
+export { parseSourceList } from '../domain/rates';
+
 import { optionalEnv } from '../env';
 import {
   CURRENCY_API_DEFAULT_BASE_URL,
@@ -40,7 +43,7 @@ export const DEFAULT_SOURCE_URLS: SourceUrls = {
 
 /** The environment variables of ingestion: the CDK stack sets them, the function and the local server read them. */
 export const INGEST_ENV = {
-  sources: 'SOURCES',
+  sources: SOURCES_ENV,
   ecbBaseUrl: 'ECB_BASE_URL',
   currencyApiBaseUrl: 'CURRENCY_API_BASE_URL',
   currencyApiFallbackUrl: 'CURRENCY_API_FALLBACK_URL',
@@ -52,19 +55,6 @@ export function sourceUrlsFromEnv(): SourceUrls {
     currencyApiBaseUrl: optionalEnv(INGEST_ENV.currencyApiBaseUrl, DEFAULT_SOURCE_URLS.currencyApiBaseUrl),
     currencyApiFallbackUrl: optionalEnv(INGEST_ENV.currencyApiFallbackUrl, DEFAULT_SOURCE_URLS.currencyApiFallbackUrl),
   };
-}
-
-/** Parses a `SOURCES` list such as `ecb,currency-api`; unknown or empty lists are configuration errors. */
-export function parseSourceList(text: string): SourceId[] {
-  const ids = text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = ids.filter((id) => !(SOURCE_IDS as readonly string[]).includes(id));
-  if (unknown.length > 0 || ids.length === 0) {
-    throw new Error(`SOURCES must list ${SOURCE_IDS.join(' and/or ')}; got '${text}'`);
-  }
-  return [...new Set(ids as SourceId[])];
 }
 
 /** `scheduled`: ECB daily + 90-day XML, currency-api latest + recent days. `history`: the ECB zip instead. */

@@ -173,3 +173,23 @@ describe('GET /v1/sources', () => {
     expect((await ctx.api.get('sources?expand=sources&x=1', ctx.key)).status).toBe(200);
   });
 });
+
+describe('GET /v1/sources with ingestion configured for the ECB only', () => {
+  const saved = process.env.SOURCES;
+  // The endpoint reads the configuration once, when the service builds it: set before the server starts.
+  beforeAll(() => {
+    process.env.SOURCES = 'ecb';
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.SOURCES;
+    else process.env.SOURCES = saved;
+  });
+  const ctx = useTestApi();
+
+  it('lists only the configured source, not every source the service knows', async () => {
+    const r = await ctx.api.get('sources', ctx.key);
+    expect(r.status).toBe(200);
+    const list = (r.json().data as { sources: SourceEntry[] }).sources;
+    expect(list.map((entry) => entry.id)).toEqual(['ecb']);
+  });
+});
