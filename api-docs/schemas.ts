@@ -18,7 +18,7 @@ import { PLAN_IDS, PLANS } from '../lambdas/core/domain/plans';
 import type { DayUsage, QuotaReport } from '../lambdas/core/domain/quota';
 import { SOURCE_IDS } from '../lambdas/core/domain/rates';
 import type { DashboardRouteId } from '../lambdas/core/http/dashboard-routes';
-import { MAX_CONVERT_TARGETS } from '../lambdas/core/http/parameters';
+import { MAX_CONVERT_TARGETS, MAX_SERIES_DAYS } from '../lambdas/core/http/parameters';
 import type { RouteId } from '../lambdas/core/http/routes';
 
 export type JsonSchema = { [keyword: string]: unknown };
@@ -397,7 +397,7 @@ const DATA: Record<RouteId, { name: string; schema: JsonSchema }> = {
         rates: {
           type: 'array',
           minItems: 1,
-          maxItems: 366,
+          maxItems: MAX_SERIES_DAYS,
           description:
             'One entry per day of the range on which both currencies have a rate, ascending; no entry for a ' +
             "weekend or holiday without one. Each rate is what history answers for that day's pair.",

@@ -34,14 +34,6 @@ export function requireServed(rates: Record<string, number>, code: string, param
   if (rates[code] === undefined) throw new UnsupportedCurrencyError(code, param);
 }
 
-/** Today's rate between two served currencies (pair and enriched); 422 for a code that is not served. */
-export async function currentPairRate(deps: EndpointDeps, from: string, to: string): Promise<number> {
-  const { rates } = await current(deps);
-  requireServed(rates, from, 'from');
-  requireServed(rates, to, 'to');
-  return crossRate(rates, from, to) as number;
-}
-
 /** Today's rate between two served currencies with the snapshot it comes from (its publication, its sources). */
 export async function currentPair(
   deps: EndpointDeps,

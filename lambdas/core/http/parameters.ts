@@ -4,7 +4,7 @@
  * 31 KB, valibot 6 KB with no less code, for a handful of string checks. All input validation of the rate endpoints lives here.
  */
 import { isActiveCode, isCatalogCode, LOCALES, type Locale } from '../domain/currencies';
-import { daysBetween, parseDay } from '../domain/dates';
+import { parseDay } from '../domain/dates';
 import {
   ApiError,
   type ErrorCode,
@@ -15,6 +15,7 @@ import {
   UnsupportedCurrencyError,
   UnsupportedLocaleError,
 } from '../domain/errors';
+import { daysInclusive } from '../domain/series';
 import type { RouteId } from './routes';
 
 /** Longer values are refused before any other check: no currency, date, amount or locale is this long. */
@@ -287,14 +288,6 @@ export function readHistoryInput(
   );
 }
 
-/** `from`/`to` (withdrawn codes included) and `date` of GET /rates/history, judged against `today` (UTC). */
-export function readHistoryPath(path: unknown, today: string): { from: string; to: string; date: string } {
-  return readAll(
-    { ...HISTORY_CODES, date: { in: 'path', read: (raw: string) => readDay(raw, today) } satisfies Parameter<string> },
-    { path },
-  );
-}
-
 /** `from`, the `to` list and the optional `amount` of GET /rates/convert, checked together. */
 export function readConvertInput(request: RawParameters): { from: string; to: string[]; amount?: string } {
   const { amount, ...rest } = readAll(CONVERT, request);
@@ -335,7 +328,7 @@ export function readTimeseriesInput(
   };
   const checkRange = ({ start, end }: { start: string; end: string }) => {
     if (start > end) throw new InvalidParameterError('start', `The start ${start} is after the end ${end}.`);
-    const days = daysBetween(start, end) + 1;
+    const days = daysInclusive(start, end);
     if (days > MAX_SERIES_DAYS) {
       throw new InvalidParameterError(
         'end',

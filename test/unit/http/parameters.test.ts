@@ -3,7 +3,7 @@ import {
   MAX_PARAMETER_LENGTH,
   readAmount,
   readEnrichedInput,
-  readHistoryPath,
+  readHistoryInput,
   readLatestQuery,
   readLocaleQuery,
   readPairInput,
@@ -11,7 +11,7 @@ import {
 import { refusal } from '../../support/refusal';
 
 const TODAY = '2026-11-22';
-const history = (path: unknown) => readHistoryPath(path, TODAY);
+const history = (path: unknown) => readHistoryInput({ path, query: {} }, TODAY);
 const pairPath = (path: unknown) => readPairInput({ path, query: {} });
 
 const amount = (text: string) => readPairInput({ path: { from: 'USD', to: 'EUR' }, query: { amount: text } }).amount;
@@ -284,7 +284,9 @@ describe('date', () => {
     const refusedTomorrow = refusal(() => history({ from: 'USD', to: 'EUR', date: '2026-11-23' }));
     expect(refusedTomorrow).toMatchObject({ status: 400, code: 'invalid-date', param: 'date' });
     expect(refusal(() => history({ from: 'USD', to: 'EUR', date: '2027-01-01' })).code).toBe('invalid-date');
-    expect(readHistoryPath({ from: 'USD', to: 'EUR', date: '2026-11-23' }, '2026-11-23').date).toBe('2026-11-23');
+    expect(
+      readHistoryInput({ path: { from: 'USD', to: 'EUR', date: '2026-11-23' }, query: {} }, '2026-11-23').date,
+    ).toBe('2026-11-23');
   });
 
   it('explains which rule the date broke', () => {
@@ -386,7 +388,7 @@ describe('path and query read together', () => {
       message: "The parameter 'amount' is malformed.",
     });
     expect(refusal(() => readLocaleQuery({ locale: null }))).toMatchObject({ status: 400, param: 'locale' });
-    expect(refusal(() => readHistoryPath(undefined, TODAY))).toMatchObject({
+    expect(refusal(() => readHistoryInput({ path: undefined, query: {} }, TODAY))).toMatchObject({
       status: 400,
       code: 'invalid-parameter',
       message: "The parameter 'parameter' is malformed.",

@@ -75,13 +75,19 @@ describe('matchRoute', () => {
 });
 
 describe('ROUTES', () => {
-  it('has the six endpoints of the spec under /v1, all GET', () => {
+  it("has the spec's six endpoints and the three extensions under /v1, all GET", () => {
     expect(API_BASE_PATH).toBe('/v1');
-    const extensions = ROUTES.filter((r) => r.id === 'sources').map((r) => r.id);
-    expect(extensions).toEqual(['sources']);
-    expect(ROUTES.map((r) => r.id).filter((id) => id !== 'sources')).toEqual(
-      expect.arrayContaining(['currencies', 'enriched', 'history', 'latest', 'pair', 'quota']),
-    );
+    expect(ROUTES.map((r) => r.id)).toEqual([
+      'latest',
+      'pair',
+      'history',
+      'currencies',
+      'enriched',
+      'quota',
+      'convert',
+      'sources',
+      'timeseries',
+    ]);
     for (const route of ROUTES) expect(route.method).toBe('GET');
     expect(new Set(ROUTES.map((r) => r.path)).size).toBe(ROUTES.length);
   });
@@ -110,9 +116,16 @@ describe('ROUTES', () => {
 
   it('counts every route toward the month except the quota report', () => {
     const counting = ROUTES.filter((r) => r.countsTowardMonth).map((r) => r.id);
-    expect(counting.sort()).toEqual(
-      expect.arrayContaining(['currencies', 'enriched', 'history', 'latest', 'pair', 'sources']),
-    );
+    expect(counting.sort()).toEqual([
+      'convert',
+      'currencies',
+      'enriched',
+      'history',
+      'latest',
+      'pair',
+      'sources',
+      'timeseries',
+    ]);
     expect(ROUTES.filter((r) => !r.countsTowardMonth).map((r) => r.id)).toEqual(['quota']);
   });
 
