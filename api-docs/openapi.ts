@@ -19,7 +19,6 @@ import { PLAN_IDS, PLANS } from '../lambdas/core/domain/plans';
 import { dailyUsage, effectiveLimit, monthKey, quotaReport } from '../lambdas/core/domain/quota';
 import { SOURCE_IDS } from '../lambdas/core/domain/rates';
 import { SOURCE_SCHEDULES } from '../lambdas/core/domain/source-schedule';
-import { RECENT_FALLBACK_CACHE_CONTROL } from '../lambdas/core/endpoints/history';
 import {
   DASHBOARD_BASE_PATH,
   DASHBOARD_CACHE_CONTROL,
@@ -40,6 +39,7 @@ import {
   type RouteDefinition,
   type RouteId,
   TIMESERIES_CACHE_CONTROL,
+  UNSETTLED_CACHE_CONTROL,
 } from '../lambdas/core/http/routes';
 import {
   type Account,
@@ -384,7 +384,7 @@ function cacheControl(value: string, description: string): HeaderObject {
 /** Answers of a route that carry a shorter Cache-Control than its registry entry's, and when. */
 const SHORTER_CACHE_CONTROL: Partial<Record<RouteId, { value: string; when: string }>> = {
   history: {
-    value: RECENT_FALLBACK_CACHE_CONTROL,
+    value: UNSETTLED_CACHE_CONTROL,
     when:
       'an answer that fell back (`fallback=previous`, `effective_date` before `date`) for a day at most 7 days ' +
       "before today (UTC): that day's rate may still arrive",

@@ -259,3 +259,30 @@ export async function startUpstreamServer(initial: UpstreamOptions = {}): Promis
     },
   };
 }
+
+/**
+ * Upstream stand-ins for the enclosing describe block (or file), with the environment pointed at them as the ingest
+ * function reads it (source URLs, a short fetch timeout); the environment is restored and the server closed after.
+ */
+export function useUpstreamEnv(): { readonly server: UpstreamServer } {
+  const holder: { server?: UpstreamServer } = {};
+  const savedEnv = { ...process.env };
+  beforeAll(async () => {
+    const server = await startUpstreamServer();
+    holder.server = server;
+    process.env.ECB_BASE_URL = server.urls.ecbBaseUrl;
+    process.env.CURRENCY_API_BASE_URL = server.urls.currencyApiBaseUrl;
+    process.env.CURRENCY_API_FALLBACK_URL = server.urls.currencyApiFallbackUrl;
+    process.env.FETCH_TIMEOUT_MS = '5000';
+  });
+  afterAll(async () => {
+    process.env = savedEnv;
+    await holder.server?.close();
+  });
+  return {
+    get server() {
+      if (!holder.server) throw new Error('the upstream server starts in beforeAll');
+      return holder.server;
+    },
+  };
+}

@@ -62,18 +62,34 @@ export function oneYearBefore(day: string): string {
   return `${String(year).padStart(4, '0')}-${String(parsed.month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
-// Built on first use: a time-zone formatter costs ~12 ms to create, and only ingestion needs it.
-let berlinHour: Intl.DateTimeFormat | undefined;
+/** The last Sunday of a month (UTC midnight), for the EU summer-time switches. */
+function lastSundayMs(year: number, monthIndex: number): number {
+  const at = new Date(0);
+  at.setUTCFullYear(year, monthIndex + 1, 0);
+  return at.getTime() - at.getUTCDay() * DAY_MS;
+}
 
 /**
- * The ECB publishes day D around 16:00 Europe/Berlin. Berlin's offset is read at noon UTC, which is
- * on the same side of a DST switch (01:00 UTC) as 16:00 local.
+ * Berlin's UTC offset in hours at an instant: +2 from the last Sunday of March 01:00 UTC to the last Sunday of
+ * October 01:00 UTC, else +1. The EU rule (in force since 1996, before the ECB's first day) as arithmetic: no
+ * time-zone database, so it costs nothing to set up and can run on every request.
  */
+export function berlinOffsetHours(atMs: number): number {
+  const year = new Date(atMs).getUTCFullYear();
+  const summerStarts = lastSundayMs(year, 2) + 3_600_000;
+  const summerEnds = lastSundayMs(year, 9) + 3_600_000;
+  return atMs >= summerStarts && atMs < summerEnds ? 2 : 1;
+}
+
+/** 16:00 Europe/Berlin of the UTC day starting at `startMs`: when the ECB publishes that day's rates. */
+export function ecbPublicationMs(startMs: number): number {
+  // Noon UTC is on the same side of a switch (01:00 UTC) as 16:00 Berlin time.
+  return startMs + (16 - berlinOffsetHours(startMs + 12 * 3_600_000)) * 3_600_000;
+}
+
+/** The ECB publishes day D around 16:00 Europe/Berlin. */
 export function ecbPublishedAt(day: string): string {
-  const noonUtc = dayStartMs(day) + 12 * 3_600_000;
-  berlinHour ??= new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', hourCycle: 'h23' });
-  const offsetHours = Number(berlinHour.format(noonUtc)) - 12;
-  return formatTimestamp(dayStartMs(day) + (16 - offsetHours) * 3_600_000);
+  return formatTimestamp(ecbPublicationMs(dayStartMs(day)));
 }
 
 /** currency-api publishes day D at 00:00 UTC. */

@@ -9,6 +9,12 @@ export const CONVERTED_DECIMAL_PLACES = 6;
 export const SOURCE_IDS = ['ecb', 'currency-api'] as const;
 export type SourceId = (typeof SOURCE_IDS)[number];
 
+/**
+ * A day's rates are final once the day is more than this many days before today (UTC): until then a late source
+ * can still add currencies to it. The endpoints' memory caches and the answers' Cache-Control both follow it.
+ */
+export const SETTLED_AFTER_DAYS = 7;
+
 /** The variable that names the configured sources: the ingest function's, and the sources route's (GET /v1/sources). */
 export const SOURCES_ENV = 'SOURCES';
 

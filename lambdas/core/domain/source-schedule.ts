@@ -1,10 +1,12 @@
 /**
  * When the upstream sources publish, as pure arithmetic on UTC instants: the ECB on TARGET business days at 16:00
- * Europe/Berlin, currency-api every day at 00:00 UTC. No time-zone database: Berlin's offset follows the EU
- * summer-time rule (in force since 1996), so the module is cheap enough to run on every request and testable at
- * any instant.
+ * Europe/Berlin (dates.ts: the same instant ingestion stamps on an ECB day), currency-api every day at 00:00 UTC.
+ * No time-zone database, so the module is cheap enough to run on every request and testable at any instant.
  */
+import { ecbPublicationMs } from './dates';
 import type { SourceId } from './rates';
+
+export { berlinOffsetHours } from './dates';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -63,33 +65,13 @@ export function isTargetClosed(dayStartMs: number): boolean {
   return dayStartMs === easter - 2 * DAY_MS || dayStartMs === easter + DAY_MS;
 }
 
-/** The last Sunday of a month (UTC midnight), for the EU summer-time switches. */
-function lastSunday(year: number, monthIndex: number): number {
-  const lastDay = utcMidnight(year, monthIndex + 1, 0);
-  return lastDay - new Date(lastDay).getUTCDay() * DAY_MS;
-}
-
-/** Berlin's UTC offset in hours at an instant: +2 from the last Sunday of March 01:00 UTC to the last Sunday of October 01:00 UTC, else +1. */
-export function berlinOffsetHours(atMs: number): number {
-  const year = new Date(atMs).getUTCFullYear();
-  const summerStarts = lastSunday(year, 2) + HOUR_MS;
-  const summerEnds = lastSunday(year, 9) + HOUR_MS;
-  return atMs >= summerStarts && atMs < summerEnds ? 2 : 1;
-}
-
-/** 16:00 Europe/Berlin of the UTC day starting at `dayStartMs` (14:00 UTC in summer, 15:00 UTC in winter). */
-function ecbPublicationOf(dayStartMs: number): number {
-  // Noon UTC is on the same side of a switch (01:00 UTC) as 16:00 Berlin time.
-  return dayStartMs + (16 - berlinOffsetHours(dayStartMs + 12 * HOUR_MS)) * HOUR_MS;
-}
-
 /** The ECB's next publication strictly after `nowMs`: the next TARGET business day's 16:00 Europe/Berlin. */
 export function nextEcbPublication(nowMs: number): number {
   let day = Math.floor(nowMs / DAY_MS) * DAY_MS;
   // The longest closure is Good Friday to Easter Monday (4 days); a bound keeps a wrong calendar from looping.
   for (let i = 0; i < 14; i++, day += DAY_MS) {
     if (isTargetClosed(day)) continue;
-    const at = ecbPublicationOf(day);
+    const at = ecbPublicationMs(day);
     if (at > nowMs) return at;
   }
   throw new Error('no TARGET business day within 14 days');

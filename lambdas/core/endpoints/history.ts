@@ -1,9 +1,10 @@
 import { addDays, daysBetween, formatDay } from '../domain/dates';
 import { NoDataAvailableError, NoFallbackDataError } from '../domain/errors';
-import { crossRate, type RateSnapshot } from '../domain/rates';
+import { crossRate, type RateSnapshot, SETTLED_AFTER_DAYS } from '../domain/rates';
 import { pathParams, singleQuery } from '../http/api-handler';
 import { readHistoryInput } from '../http/parameters';
 import { successResponse } from '../http/responses';
+import { UNSETTLED_CACHE_CONTROL } from '../http/routes';
 import type { RateReader } from '../service/rate-reader';
 import { sourcesOf, storeRead } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
@@ -12,12 +13,6 @@ import { requireHistoryCodes, requireHistoryPlan } from './history-access';
 
 /** How far `fallback=previous` looks back: a week covers a weekend and the longest closure (Easter, 4 days). */
 export const FALLBACK_DAYS = 7;
-
-/**
- * Cache-Control of an answer that fell back for a day at most this many days old: that day's rate may still
- * arrive (a late source), so the answer can change and must not be `immutable`.
- */
-export const RECENT_FALLBACK_CACHE_CONTROL = 'private, max-age=3600';
 
 interface Served {
   day: string;
@@ -77,7 +72,8 @@ export const endpoint = defineEndpoint({
       published_at: served.snapshot.publishedAt,
       ...(expand === 'sources' ? { sources: sourcesOf(served.snapshot, [from, to]) } : {}),
     };
-    const recentFallback = served.day !== date && daysBetween(date, today) <= FALLBACK_DAYS;
-    return successResponse(data, recentFallback ? { cacheControl: RECENT_FALLBACK_CACHE_CONTROL } : {});
+    // The requested day's own rate may still arrive (a late source): such an answer can change, so not immutable.
+    const recentFallback = served.day !== date && daysBetween(date, today) <= SETTLED_AFTER_DAYS;
+    return successResponse(data, recentFallback ? { cacheControl: UNSETTLED_CACHE_CONTROL } : {});
   },
 });

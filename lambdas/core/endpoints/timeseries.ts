@@ -1,5 +1,6 @@
 import { daysBetween, formatDay } from '../domain/dates';
 import { NoSeriesDataError, ServiceUnavailableError } from '../domain/errors';
+import { SETTLED_AFTER_DAYS } from '../domain/rates';
 import { SERIES_VERSION, type SeriesPoint, summarize, withinRange, yearsOf } from '../domain/series';
 import { pathParams, singleQuery } from '../http/api-handler';
 import { acceptsCsv, CSV_CONTENT_TYPE, seriesCsv } from '../http/csv';
@@ -7,7 +8,7 @@ import { headerValue } from '../http/headers';
 import { RawNumber } from '../http/json';
 import { readTimeseriesInput } from '../http/parameters';
 import { type HttpResponse, successResponse } from '../http/responses';
-import { TIMESERIES_CACHE_CONTROL, TIMESERIES_FINAL_AFTER_DAYS } from '../http/routes';
+import { TIMESERIES_CACHE_CONTROL } from '../http/routes';
 import type { RateReader } from '../service/rate-reader';
 import { storeRead } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
@@ -61,9 +62,7 @@ export const endpoint = defineEndpoint({
     const summary = summarize(points);
     if (!summary) throw new NoSeriesDataError(from, to, start, end);
     const cacheControl =
-      daysBetween(end, today) > TIMESERIES_FINAL_AFTER_DAYS
-        ? TIMESERIES_CACHE_CONTROL.final
-        : TIMESERIES_CACHE_CONTROL.recent;
+      daysBetween(end, today) > SETTLED_AFTER_DAYS ? TIMESERIES_CACHE_CONTROL.final : TIMESERIES_CACHE_CONTROL.recent;
     // An explicit format wins; otherwise Accept decides. Either way the answer depends on Accept.
     const csv = format === undefined ? acceptsCsv(headerValue(event.headers, 'Accept')) : format === 'csv';
     if (csv) {

@@ -41,15 +41,16 @@ export interface RouteDefinition {
 
 export const API_BASE_PATH = '/v1';
 
+/** Cache-Control of an answer from days that are final (SETTLED_AFTER_DAYS in domain/rates.ts): history's. */
+const FINAL_DAYS_CACHE_CONTROL = 'private, max-age=604800, immutable';
 /**
- * Cache-Control of a time series: a range that ended more than TIMESERIES_FINAL_AFTER_DAYS days ago is final, as
- * history's days are; a more recent one can still gain currencies from a late source.
+ * Cache-Control of an answer from days that a late source can still change: a history fallback or a time series
+ * that reaches into the last SETTLED_AFTER_DAYS days.
  */
-export const TIMESERIES_CACHE_CONTROL = {
-  final: 'private, max-age=604800, immutable',
-  recent: 'private, max-age=3600',
-} as const;
-export const TIMESERIES_FINAL_AFTER_DAYS = 7;
+export const UNSETTLED_CACHE_CONTROL = 'private, max-age=3600';
+
+/** Cache-Control of a time series: final once its range ended more than SETTLED_AFTER_DAYS days ago. */
+export const TIMESERIES_CACHE_CONTROL = { final: FINAL_DAYS_CACHE_CONTROL, recent: UNSETTLED_CACHE_CONTROL } as const;
 
 export const ROUTES: readonly RouteDefinition[] = [
   {
@@ -76,7 +77,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'GET',
     path: '/rates/history/{from}/{to}/{date}',
     summary: 'The rate of one currency pair on a past day',
-    cacheControl: 'private, max-age=604800, immutable',
+    // A fallback for a day that is not final yet gets UNSETTLED_CACHE_CONTROL from the endpoint.
+    cacheControl: FINAL_DAYS_CACHE_CONTROL,
     countsTowardMonth: true,
     etag: true,
     ratesTable: ['GetItem'],

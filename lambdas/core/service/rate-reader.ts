@@ -1,9 +1,8 @@
 import { type Clock, daysBetween, formatDay } from '../domain/dates';
-import { type RateSnapshot, sameSnapshot } from '../domain/rates';
+import { type RateSnapshot, SETTLED_AFTER_DAYS, sameSnapshot } from '../domain/rates';
 import { type CurrencyYear, pairYear, type SeriesPoint } from '../domain/series';
 import type { SourceStatuses } from '../domain/source-status';
 
-const RECENT_DAYS = 7;
 /** Pairs' points kept per process: about 250 points a year each, so a few MB at most. */
 export const PAIR_CACHE_SIZE = 512;
 
@@ -150,7 +149,7 @@ export class RateReader {
     }
     const snapshot = await pending;
     // Recent days may still gain currencies from a late source; older ones are final.
-    const settled = snapshot !== undefined && daysBetween(day, formatDay(now)) > RECENT_DAYS;
+    const settled = snapshot !== undefined && daysBetween(day, formatDay(now)) > SETTLED_AFTER_DAYS;
     this.days.set(day, {
       snapshot,
       expires: settled ? Number.POSITIVE_INFINITY : now + (snapshot ? this.latestTtlMs : this.missingDayTtlMs),
@@ -225,10 +224,10 @@ function sameSeries(a: CurrencyYear, b: CurrencyYear): boolean {
 }
 
 /**
- * When a cached series item must be read again: never for a year that ended more than RECENT_DAYS days before
+ * When a cached series item must be read again: never for a year that ended more than SETTLED_AFTER_DAYS days before
  * `now` (its days are settled), else after `ttlMs`.
  */
 export function seriesExpiry(year: number, found: boolean, now: number, ttlMs: number): number {
-  const settled = found && daysBetween(`${String(year).padStart(4, '0')}-12-31`, formatDay(now)) > RECENT_DAYS;
+  const settled = found && daysBetween(`${String(year).padStart(4, '0')}-12-31`, formatDay(now)) > SETTLED_AFTER_DAYS;
   return settled ? Number.POSITIVE_INFINITY : now + ttlMs;
 }

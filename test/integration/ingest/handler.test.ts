@@ -3,28 +3,16 @@ import { Logger, Metrics } from '../../../lambdas/core/observability';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { createIngestHandler, handler } from '../../../lambdas/ingest/handler';
 import { backends, freshTables } from '../../support/backends';
-import { readEcbTable, startUpstreamServer, type UpstreamServer } from '../../support/upstream-server';
+import { readEcbTable, useUpstreamEnv } from '../../support/upstream-server';
 
 jest.setTimeout(120_000);
 
 const clock: Clock = () => new Date('2026-09-29T12:00:00Z');
 const table = readEcbTable();
-let upstream: UpstreamServer;
-const savedEnv = { ...process.env };
+const stand = useUpstreamEnv();
 
-beforeAll(async () => {
-  upstream = await startUpstreamServer();
-  process.env.ECB_BASE_URL = upstream.urls.ecbBaseUrl;
-  process.env.CURRENCY_API_BASE_URL = upstream.urls.currencyApiBaseUrl;
-  process.env.CURRENCY_API_FALLBACK_URL = upstream.urls.currencyApiFallbackUrl;
-  process.env.FETCH_TIMEOUT_MS = '5000';
-});
-afterAll(async () => {
-  process.env = savedEnv;
-  await upstream.close();
-});
 afterEach(() => {
-  upstream.reset();
+  stand.server.reset();
   delete process.env.SOURCES;
 });
 
@@ -92,12 +80,12 @@ describe.each(backends())('ingestion handler on $name', (backend) => {
 
   it('fails the invocation when no source delivers, after counting each source failure', async () => {
     for (const path of [
-      upstream.ecbPath('eurofxref-daily.xml'),
-      upstream.ecbPath('eurofxref-hist-90d.xml'),
-      upstream.currencyApiPath('latest'),
-      upstream.fallbackPath('latest'),
+      stand.server.ecbPath('eurofxref-daily.xml'),
+      stand.server.ecbPath('eurofxref-hist-90d.xml'),
+      stand.server.currencyApiPath('latest'),
+      stand.server.fallbackPath('latest'),
     ]) {
-      upstream.override(path, { status: 500 });
+      stand.server.override(path, { status: 500 });
     }
     const { error, metrics } = await invoke(store, {});
     expect(error?.message).toMatch(/no source delivered/);
@@ -114,7 +102,7 @@ describe.each(backends())('ingestion handler on $name', (backend) => {
     process.env.SOURCES = 'currency-api';
     const { result } = await invoke(store, {});
     expect(Object.keys(result?.sources ?? {})).toEqual(['currency-api']);
-    expect(upstream.requests.some((p) => p.startsWith('/ecb/'))).toBe(false);
+    expect(stand.server.requests.some((p) => p.startsWith('/ecb/'))).toBe(false);
   });
 });
 
@@ -126,8 +114,8 @@ describe('ingestion handler history mode', () => {
     const tables = await freshTables(dynalite);
     const store = new RatesStore(tables.client, tables.ratesTable);
     const { result } = await invoke(store, { mode: 'history' });
-    expect(upstream.requests).toContain(upstream.ecbPath('eurofxref-hist.zip'));
-    expect(upstream.requests).not.toContain(upstream.ecbPath('eurofxref-hist-90d.xml'));
+    expect(stand.server.requests).toContain(stand.server.ecbPath('eurofxref-hist.zip'));
+    expect(stand.server.requests).not.toContain(stand.server.ecbPath('eurofxref-hist-90d.xml'));
     expect(result?.sources.ecb?.days).toBe(table.rows.length);
     expect(result?.daysWritten).toBe(table.rows.length + 4);
     expect(result?.rejections).toEqual([]);

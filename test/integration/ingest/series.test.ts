@@ -16,7 +16,7 @@ import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { createIngestHandler } from '../../../lambdas/ingest/handler';
 import { bundledFiles, readBundledDays } from '../../../local-server/bundled-data';
 import { backends, freshTables } from '../../support/backends';
-import { startUpstreamServer, type UpstreamServer } from '../../support/upstream-server';
+import { useUpstreamEnv } from '../../support/upstream-server';
 
 jest.setTimeout(180_000);
 
@@ -202,19 +202,7 @@ describe.each(backends())('time series items on $name', (backend) => {
 
 describe('the ingest handler and the series marker', () => {
   const [dynalite] = backends();
-  let upstream: UpstreamServer;
-  const savedEnv = { ...process.env };
-  beforeAll(async () => {
-    upstream = await startUpstreamServer();
-    process.env.ECB_BASE_URL = upstream.urls.ecbBaseUrl;
-    process.env.CURRENCY_API_BASE_URL = upstream.urls.currencyApiBaseUrl;
-    process.env.CURRENCY_API_FALLBACK_URL = upstream.urls.currencyApiFallbackUrl;
-    process.env.FETCH_TIMEOUT_MS = '5000';
-  });
-  afterAll(async () => {
-    process.env = savedEnv;
-    await upstream.close();
-  });
+  useUpstreamEnv();
 
   const handlerFor = (store: RatesStore) =>
     createIngestHandler({

@@ -79,6 +79,11 @@ function cognitoFailed(app: App, error: unknown, step: AuthStep, email: string):
   app.notify({ kind: 'error', text: cognitoMessage(failure, step, email) });
 }
 
+/** The row under a form: its submit button, then any secondary action. */
+function submitActions(label: string, ...secondary: Node[]): HTMLDivElement {
+  return h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, label), ...secondary);
+}
+
 /** A form that never submits by itself: the page handles it, and a strict CSP forbids form targets anyway. */
 function authForm(
   app: App,
@@ -109,12 +114,7 @@ export const signInView: ViewRenderer = (app, root) => {
   const form = authForm(
     app,
     title.id,
-    [
-      email.wrapper,
-      password.wrapper,
-      showPasswordToggle(password.input),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Sign in')),
-    ],
+    [email.wrapper, password.wrapper, showPasswordToggle(password.input), submitActions('Sign in')],
     async (submit) => {
       const address = readEmail(app, email.input);
       if (address === null) return;
@@ -160,12 +160,7 @@ export const signUpView: ViewRenderer = (app, root) => {
   const form = authForm(
     app,
     title.id,
-    [
-      email.wrapper,
-      password.wrapper,
-      showPasswordToggle(password.input),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Create account')),
-    ],
+    [email.wrapper, password.wrapper, showPasswordToggle(password.input), submitActions('Create account')],
     async (submit) => {
       const address = readEmail(app, email.input);
       if (address === null) return;
@@ -210,11 +205,7 @@ export const verifyView: ViewRenderer = (app, root) => {
   const form = authForm(
     app,
     title.id,
-    [
-      email.wrapper,
-      code.wrapper,
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Verify'), resend),
-    ],
+    [email.wrapper, code.wrapper, submitActions('Verify', resend)],
     async (submit) => {
       const address = readEmail(app, email.input);
       if (address === null) return;
@@ -263,13 +254,7 @@ export const forgotView: ViewRenderer = (app, root) => {
   const resetForm = authForm(
     app,
     stepTitle.id,
-    [
-      stepTitle,
-      code.wrapper,
-      password.wrapper,
-      showPasswordToggle(password.input),
-      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Set new password')),
-    ],
+    [stepTitle, code.wrapper, password.wrapper, showPasswordToggle(password.input), submitActions('Set new password')],
     async (submit) => {
       const address = app.email;
       const value = readCode(app, code.input);
