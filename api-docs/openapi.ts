@@ -356,8 +356,8 @@ function headerComponents(): Record<string, HeaderObject> {
     'Retry-After': {
       description:
         'On 429: seconds until the violated window resets, at least 1 (the minute, or the month for ' +
-        '`quota-exceeded`; 1 for the stage-wide throttle). On 503 when the key could not be checked because the ' +
-        'store did not answer in time: 5, and the request was not counted.',
+        '`quota-exceeded`; 1 for the stage-wide throttle). On 503 because the store did not answer in time: 5 ' +
+        '(when the key could not be checked, the request was not counted).',
       schema: { type: 'integer', minimum: 1 },
       example: 41,
     },

@@ -423,8 +423,8 @@ export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi
     '<section id="headers"><h2>Rate limits and headers</h2>',
     '<p>Limits apply per account: a per-minute limit (UTC calendar minute) and a monthly quota (UTC calendar ' +
       'month). Every response to a request that went through metering carries the rate-limit headers, 429s ' +
-      'included; a 429 adds <code>Retry-After</code>, and so does a 503 whose key could not be checked because ' +
-      'the store did not answer in time.</p>',
+      'included; a 429 adds <code>Retry-After</code>, and so does a 503 because the store did not answer in ' +
+      'time.</p>',
     headersSection(doc),
     '</section>',
     ...doc.tags.flatMap((tag) => [

@@ -74,9 +74,11 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
   'quota-exceeded': "The account's monthly effective limit is used up (the UTC calendar month).",
   'internal-error': 'Anything unexpected; it is logged with the request id.',
   'service-unavailable':
-    'No rate data has been ingested yet, or a dependency is down; retry later. On every route: the key could not ' +
-    'be checked because the store did not answer in time (about 2 s at most); then `Retry-After: 5`, and the ' +
-    'request is not counted. When the gateway times out waiting for the function, the status is 504.',
+    'No rate data has been ingested yet, or a dependency is down; retry later. When the rate store does not ' +
+    'answer (it timed out, throttled or failed), `Retry-After: 5`; a store that is wired wrong (a missing table, a ' +
+    'refused permission) is a 500 instead, since no retry cures it. On every route: the key could not be checked ' +
+    'because the store did not answer in time (about 2 s at most); then `Retry-After: 5`, and the request is not ' +
+    'counted. When the gateway times out waiting for the function, the status is 504.',
 };
 
 /** Refusals of the authorizer and the admission check, before any input is read: every route. */

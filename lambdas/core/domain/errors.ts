@@ -152,8 +152,12 @@ export class RetryLaterError extends ApiError {
   }
 }
 
+/** A 503; `retryAfterSeconds`, when the wait is known, goes out as Retry-After. */
 export class ServiceUnavailableError extends ApiError {
-  constructor(message?: string) {
+  constructor(
+    message?: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super('service-unavailable', message);
   }
 }

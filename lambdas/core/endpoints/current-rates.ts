@@ -1,17 +1,25 @@
-/** What the rate endpoints share: today's snapshot restricted to the served currencies, and store reads as 503s. */
+/** What the rate endpoints share: today's snapshot restricted to the served currencies, and store reads judged. */
 import { isActiveCode } from '../domain/currencies';
 import { ServiceUnavailableError, UnsupportedCurrencyError } from '../domain/errors';
 import { crossRate, PIVOT, type RateSnapshot, SOURCE_IDS, type SourceId } from '../domain/rates';
+import { STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/metering-headers';
 import { logger } from '../observability';
+import { isStoreUnavailable } from '../store/store-errors';
 import type { EndpointDeps } from './deps';
 
-/** A store that cannot be read is a dependency being down: 503, so clients retry, rather than a 500. */
+/**
+ * A store read, judged as the authorizer judges its own: a store that timed out, throttled past the SDK's retries,
+ * was unreachable or answered 5xx is an outage, answered 503 with the authorizer's Retry-After so clients retry.
+ * Anything else (a missing table, a refused permission, a malformed request) is a fault of the deployment that no
+ * retry cures: it is rethrown, and the error handler answers 500 internal-error and logs it with its cause.
+ */
 export async function storeRead<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    logger.error('rate store read failed', { error: error as Error });
-    throw new ServiceUnavailableError();
+    if (!isStoreUnavailable(error)) throw error;
+    logger.warn('rate store unavailable: answered 503', { error: error as Error });
+    throw new ServiceUnavailableError(undefined, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS);
   }
 }
 

@@ -1,3 +1,4 @@
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { createMeteringClient, STORE_CALL_LIMITS } from '../../../lambdas/core/store/clients';
 import { UsageStore } from '../../../lambdas/core/store/usage-store';
 import { type ApiReply, startTestApi, type TestApi } from '../../support/api-service';
@@ -147,4 +148,30 @@ describe('a store outage seen by the authorizer', () => {
     expect(admitted).toBe(6);
     expect(await monthUsed(accountId)).toBe(admitted);
   });
+});
+
+describe('a rate store that is wired wrong (a deployment fault, not an outage)', () => {
+  let api: TestApi;
+  let key: string;
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    ({ key } = await api.newKey('business'));
+    // The endpoints' table is gone, as after a deploy that points them at a wrong name; the authorizer's is intact.
+    await api.service.client.send(new DeleteTableCommand({ TableName: api.service.ratesStore.tableName }));
+  });
+  afterAll(() => api?.close());
+
+  it.each(['rates/latest', 'rates/history/EUR/USD/2026-09-14'])(
+    'answers GET %s with 500 internal-error and no Retry-After, so clients do not retry a fault',
+    async (path) => {
+      const reply = await api.get(path, key);
+      expect({ status: reply.status, body: reply.json() }).toEqual({
+        status: 500,
+        body: { success: false, error: { code: 'internal-error', message: 'An unexpected error occurred.' } },
+      });
+      expect(reply.headers.get('retry-after')).toBeNull();
+      expect(reply.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    },
+  );
 });
