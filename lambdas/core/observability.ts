@@ -12,17 +12,36 @@ export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
 const RANK: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40, SILENT: 100 };
 
 export type Write = (line: string) => void;
-const stdout: Write = (line) => console.log(line);
+
+/**
+ * Each line goes to stdout whole, through the stream itself and never through `console`. In its default Text log
+ * format, Lambda's Node.js runtime replaces `console.log` with a writer that prefixes every line with
+ * `timestamp<TAB>requestId<TAB>INFO<TAB>` (and in its JSON log format wraps the line as a string in `message`), so
+ * the stored event would no longer be the JSON object that the Contributor Insights rules (`LogFormat: JSON`,
+ * `$.accountId`), the Logs Insights queries and Embedded Metric Format read. `process.stdout` is not patched:
+ * Lambda stores each line written there as one log event, as it is (Powertools writes through a console of its own
+ * on process.stdout for the same reason). This keeps the functions on the default Text log format, where every
+ * other output (the SDK's warnings, an uncaught error) stays readable, and needs no setting on the functions.
+ * The stream is read at the first write, not at import, so loading a bundle costs nothing more.
+ */
+const stdout: Write = (line) => {
+  process.stdout.write(`${line}\n`);
+};
 
 function levelFrom(text: string | undefined): LogLevel {
   const upper = text?.toUpperCase();
   return upper && upper in RANK ? (upper as LogLevel) : 'INFO';
 }
 
-/** Errors do not survive JSON.stringify; their name, message and stack do here. */
-function plain(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  return value;
+/**
+ * Errors do not survive JSON.stringify; their name, message and stack do here, and so does the error they wrap
+ * (`cause`), since a wrapper's message alone rarely says what the store or the network refused.
+ */
+function plain(value: unknown, depth = 0): unknown {
+  if (!(value instanceof Error)) return value;
+  const fields: Record<string, unknown> = { name: value.name, message: value.message, stack: value.stack };
+  if (value.cause !== undefined && depth < 3) fields.cause = plain(value.cause, depth + 1);
+  return fields;
 }
 
 export class Logger {

@@ -1,4 +1,5 @@
 import { Logger, Metrics, MetricUnit } from '../../lambdas/core/observability';
+import { captureStdoutLines } from '../support/stdout-lines';
 
 const capture = () => {
   const lines: string[] = [];
@@ -46,6 +47,18 @@ describe('Logger', () => {
     new Logger({ logLevel: 'INFO', write: out.write }).error('failed', { error: new RangeError('bad') });
     expect(out.parsed()[0].error).toMatchObject({ name: 'RangeError', message: 'bad' });
     expect(out.parsed()[0].error.stack).toContain('RangeError: bad');
+  });
+
+  it('serializes the error an error wraps, so a wrapper names its cause', () => {
+    const out = capture();
+    const refused = Object.assign(new Error('User is not authorized'), { name: 'AccessDeniedException' });
+    new Logger({ logLevel: 'INFO', write: out.write }).error('failed', {
+      error: new Error('read failed', { cause: refused }),
+    });
+    expect(out.parsed()[0].error).toMatchObject({
+      message: 'read failed',
+      cause: { name: 'AccessDeniedException', message: 'User is not authorized' },
+    });
   });
 });
 
@@ -117,5 +130,27 @@ describe('Metrics (EMF)', () => {
       process.env.POWERTOOLS_METRICS_DISABLED = previous;
     }
     expect(out.lines).toEqual([]);
+  });
+});
+
+describe('the default writer', () => {
+  it('writes each log and EMF line whole to stdout itself, never through console (which Lambda prefixes)', () => {
+    const viaConsole = (['log', 'info', 'warn', 'error', 'debug'] as const).map((method) =>
+      jest.spyOn(console, method).mockImplementation(() => {}),
+    );
+    const stdout = captureStdoutLines();
+    try {
+      new Logger({ logLevel: 'INFO' }).warn('store unavailable', { accountId: 'a1' });
+      const metrics = new Metrics({ disabled: false });
+      metrics.addMetric('Requests', MetricUnit.Count, 1).publishStoredMetrics(1_795_000_000_000);
+    } finally {
+      stdout.restore();
+      for (const spy of viaConsole) spy.mockRestore();
+    }
+    expect(viaConsole.map((spy) => spy.mock.calls.length)).toEqual([0, 0, 0, 0, 0]);
+    expect(stdout.lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 'WARN', message: 'store unavailable', accountId: 'a1' }),
+      expect.objectContaining({ _aws: expect.objectContaining({ Timestamp: 1_795_000_000_000 }), Requests: 1 }),
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { Logger, Metrics } from '../../../lambdas/core/observability';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { createIngestHandler, handler } from '../../../lambdas/ingest/handler';
 import { backends, freshTables } from '../../support/backends';
+import { captureStdoutLines } from '../../support/stdout-lines';
 import { readEcbTable, useUpstreamEnv } from '../../support/upstream-server';
 
 jest.setTimeout(120_000);
@@ -16,23 +17,21 @@ afterEach(() => {
   delete process.env.SOURCES;
 });
 
-/** EMF lines the handler printed (Powertools prints through the global console in dev mode). */
-function emfLines(spy: jest.SpyInstance): Record<string, unknown>[] {
-  return spy.mock.calls
-    .map((call) => String(call[0]))
-    .flatMap((line) => {
-      try {
-        const parsed = JSON.parse(line) as Record<string, unknown>;
-        return '_aws' in parsed ? [parsed] : [];
-      } catch {
-        return [];
-      }
-    });
+/** EMF lines the handler printed on stdout. */
+function emfLines(lines: string[]): Record<string, unknown>[] {
+  return lines.flatMap((line) => {
+    try {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      return '_aws' in parsed ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 async function invoke(store: RatesStore, event: unknown) {
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-  const spy = jest.spyOn(console, 'log').mockImplementation(() => {});
+  const stdout = captureStdoutLines();
   try {
     const handler = createIngestHandler({
       store: () => store,
@@ -44,9 +43,9 @@ async function invoke(store: RatesStore, event: unknown) {
       (result) => ({ result, error: undefined }),
       (error: unknown) => ({ result: undefined, error: error as Error }),
     );
-    return { ...outcome, metrics: emfLines(spy) };
+    return { ...outcome, metrics: emfLines(stdout.lines) };
   } finally {
-    spy.mockRestore();
+    stdout.restore();
     process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   }
 }

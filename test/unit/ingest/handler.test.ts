@@ -2,6 +2,7 @@ import { parseSourceList } from '../../../lambdas/core/ingest/fetchers';
 import type { IngestResult } from '../../../lambdas/core/ingest/ingest';
 import { Metrics } from '../../../lambdas/core/observability';
 import { ingestMode, publishIngestMetrics, seriesRebuildRequested } from '../../../lambdas/ingest/handler';
+import { captureStdoutLines } from '../../support/stdout-lines';
 
 interface Emf {
   _aws: {
@@ -14,12 +15,12 @@ function captureEmf(run: (metrics: Metrics) => void): Emf[] {
   // singleMetric() builds a new instance that reads the switch again, so it stays on for the whole run.
   const previous = process.env.POWERTOOLS_METRICS_DISABLED;
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-  const spy = jest.spyOn(console, 'log').mockImplementation(() => {});
+  const stdout = captureStdoutLines();
   try {
     run(new Metrics({ namespace: 'fxrates', serviceName: 'fxrates' }));
-    return spy.mock.calls.map((call) => JSON.parse(String(call[0])) as Emf);
+    return stdout.lines.map((line) => JSON.parse(line) as Emf);
   } finally {
-    spy.mockRestore();
+    stdout.restore();
     process.env.POWERTOOLS_METRICS_DISABLED = previous;
   }
 }
