@@ -32,6 +32,17 @@ import { API_KEY_HEADER, headerValue } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, matchRoute, type RouteId } from '../lambdas/core/http/routes';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/**
+ * What a handler throws when its Lambda function failed as Lambda reports it (it threw, timed out, or could not
+ * start): API Gateway answers a proxy integration's function error with 502, not the 500 of a local handler's throw.
+ * https://docs.aws.amazon.com/lambda/latest/dg/services-apigateway-errors.html
+ */
+export class FunctionError extends Error {
+  override readonly name = 'FunctionError';
+  /** The status API Gateway answers this failure with. */
+  readonly gatewayStatus = 502;
+}
 export type AuthorizerHandler = (
   event: APIGatewayRequestAuthorizerEvent,
   context: Context,
@@ -378,7 +389,8 @@ export function createLocalGateway(options: LocalGatewayOptions) {
       return { statusCode: result.statusCode, headers: replyHeaders, body: result.body ?? '' };
     } catch (error) {
       options.onError?.(error, requestId);
-      return renderGateway('DEFAULT_5XX', requestId);
+      const reply = renderGateway('DEFAULT_5XX', requestId);
+      return error instanceof FunctionError ? { ...reply, statusCode: error.gatewayStatus } : reply;
     }
   }
 

@@ -40,6 +40,15 @@ export const STORE_CALL_LIMITS = {
   maxAttempts: 2,
 } as const;
 
+/** The variable that points every client at a local emulator instead of DynamoDB (see createDocumentClient). */
+export const DYNAMODB_ENDPOINT_ENV = 'DYNAMODB_ENDPOINT';
+
+/**
+ * The throwaway credentials of a client pointed at a local emulator. DynamoDB Local keeps one database per access
+ * key and region, so whatever shares its tables with these clients signs with the same key and region.
+ */
+export const LOCAL_ENDPOINT_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+
 export interface ClientOptions {
   /** Apply STORE_CALL_LIMITS: timeouts on the SDK's HTTP handler (when it is not replaced) and bounded retries. */
   failFast?: boolean;
@@ -71,7 +80,7 @@ function clientConfig(
   if (endpoint) {
     config.endpoint = endpoint;
     config.region = process.env.AWS_REGION ?? 'local';
-    config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+    config.credentials = { ...LOCAL_ENDPOINT_CREDENTIALS };
   }
   return config;
 }
@@ -117,7 +126,7 @@ function dynamoClient(config: DynamoDBClientConfig): DynamoDBClient {
  * SDK's transport, so a replaced one keeps only the bounded retries.
  */
 export function createDocumentClient(
-  endpoint = process.env.DYNAMODB_ENDPOINT,
+  endpoint = process.env[DYNAMODB_ENDPOINT_ENV],
   requestHandler?: RequestHandlerInput,
   options: ClientOptions = {},
 ): DynamoDBDocumentClient {
@@ -134,7 +143,7 @@ export function createDocumentClient(
  */
 export function createMeteringClient(
   document: DynamoDBDocumentClient,
-  endpoint = process.env.DYNAMODB_ENDPOINT,
+  endpoint = process.env[DYNAMODB_ENDPOINT_ENV],
   options: ClientOptions = {},
 ): DynamoDBClient {
   return dynamoClient({
