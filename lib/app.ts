@@ -1,9 +1,10 @@
-import { type App, Validations } from 'aws-cdk-lib';
+import { type App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { type DeployConfig, readDeployConfig } from './config';
 import { DataStack, ServiceStack } from './stacks';
+import { stackIds } from './stage';
 
-export const STACK_IDS = { data: 'FxratesData', service: 'FxratesService' } as const;
+export { STACK_IDS } from './stage';
 
 export interface FxratesApp {
   config: DeployConfig;
@@ -11,17 +12,29 @@ export interface FxratesApp {
   service: ServiceStack;
 }
 
+export interface BuildOptions {
+  /** Pins both stacks to an environment; the tests use it to synthesize stages in named regions. */
+  env?: Environment;
+}
+
 /**
  * Adds the whole service to an app: `bin/fxrates.ts` for the CLI, the infra tests for assertions. Stacks are
- * environment-agnostic: they deploy to the account and region of the credentials `cdk deploy` runs with, and
- * synthesize without any.
+ * environment-agnostic unless `env` is given: they deploy to the account and region of the credentials
+ * `cdk deploy` runs with, and synthesize without any. The context `stage` names them (lib/stage.ts).
  */
-export function buildApp(app: App): FxratesApp {
+export function buildApp(app: App, options: BuildOptions = {}): FxratesApp {
   const config = readDeployConfig((key) => app.node.tryGetContext(key));
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  const description = 'fxrates: currency exchange rate API';
-  const data = new DataStack(app, STACK_IDS.data, { description: `${description} (tables, dashboard users)`, config });
-  const service = new ServiceStack(app, STACK_IDS.service, {
+  const ids = stackIds(config.stage);
+  const env = options.env ? { env: options.env } : {};
+  const description = `fxrates: currency exchange rate API${config.stage === undefined ? '' : ` (stage ${config.stage})`}`;
+  const data = new DataStack(app, ids.data, {
+    description: `${description} (tables, dashboard users)`,
+    config,
+    ...env,
+  });
+  const service = new ServiceStack(app, ids.service, {
+    ...env,
     description: `${description} (API, ingestion, account dashboard, monitoring)`,
     data: data.data,
     users: data.users,

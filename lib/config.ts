@@ -20,6 +20,26 @@ const integerFlag = (fallback: number, min: number, max: number) =>
 
 const tableName = z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'must be a DynamoDB table name');
 
+const hostName = z
+  .string()
+  .regex(/^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a lower-case host name');
+
+const acmCertificateArn = z
+  .string()
+  .regex(
+    /^arn:aws[a-z-]*:acm:[a-z]{2}(-[a-z]+)+-\d:\d{12}:certificate\/[0-9a-f-]{36}$/,
+    'must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>)',
+  );
+
+/** A stage name: short, because it goes into names of at most 64 characters together with the region. */
+export const STAGE_PATTERN = /^[a-z](?:[a-z0-9-]{0,14}[a-z0-9])?$/;
+
+/** The only region whose ACM certificates CloudFront accepts. */
+export const CLOUDFRONT_CERTIFICATE_REGION = 'us-east-1';
+
+/** An SES identity's ARN; its groups are the region, the account and the identity (an address or a domain). */
+export const SES_IDENTITY_ARN = /^arn:aws[a-z-]*:ses:([a-z]{2}(?:-[a-z]+)+-\d):(\d{12}):identity\/([^/\s]+)$/;
+
 /** The highest per-minute limit of any plan, with the 20 % margin WAF's approximate counting needs. */
 export const DEFAULT_KEY_RATE_LIMIT = Math.ceil(Math.max(...PLAN_IDS.map((id) => PLANS[id].perMinute)) * 1.2);
 
@@ -27,6 +47,8 @@ export const DEFAULT_KEY_RATE_LIMIT = Math.ceil(Math.max(...PLAN_IDS.map((id) =>
 const PAIRS = [
   ['domainName', 'certificateArn'],
   ['ratesTableName', 'accountsTableName'],
+  ['dashboardDomainName', 'dashboardCertificateArn'],
+  ['sesFromAddress', 'sesIdentityArn'],
 ] as const;
 
 export const DeployConfigSchema = z.object({
@@ -95,23 +117,20 @@ export const DeployConfigSchema = z.object({
    * Optional custom domain of the public API: the host name and the ARN of an ACM certificate for it, in the stack's
    * region. Both or neither; with them the API answers at https://<domainName>/v1/ and its execute-api endpoint is off.
    */
-  domainName: z
-    .string()
-    .regex(/^(?=.{4,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a lower-case host name')
-    .optional(),
-  certificateArn: z
-    .string()
-    .regex(
-      /^arn:aws[a-z-]*:acm:[a-z]{2}(-[a-z]+)+-\d:\d{12}:certificate\/[0-9a-f-]{36}$/,
-      'must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>)',
-    )
-    .optional(),
+  domainName: hostName.optional(),
+  certificateArn: acmCertificateArn.optional(),
   /**
    * Names of existing tables (the retained tables of an earlier deploy) for the service to use instead of creating
    * new ones. Both or neither (README: "Re-attaching the retained tables").
    */
   ratesTableName: tableName.optional(),
   accountsTableName: tableName.optional(),
+  /**
+   * Reserve Lambda concurrency (lib/concurrency.ts): one for ingestion, so two runs never overlap, and a cap on each
+   * dashboard function, so the dashboard cannot take the public API's concurrency. `false` for accounts whose
+   * concurrency limit is too low to reserve any (Lambda keeps 100 unreserved; new accounts often have 10 in all).
+   */
+  reservedConcurrency: booleanFlag(true),
   /**
    * Whom dashboard customers ask for a plan change: an e-mail address or an https:// URL, checked by the rule the
    * dashboard functions apply and kept as the link they show (`mailto:` for an address). None when unset.
@@ -127,6 +146,38 @@ export const DeployConfigSchema = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * Name of a second (third, ...) copy of the service beside the first in one account: it suffixes the stack names
+   * and every name that must be unique per account or region (lib/stage.ts). Unset: today's stack names, so an
+   * existing deployment is updated, not replaced.
+   */
+  stage: z
+    .string()
+    .regex(STAGE_PATTERN, 'must be 1 to 16 lower-case letters, digits or hyphens, starting with a letter')
+    .optional(),
+  /**
+   * Optional custom domain of the account dashboard: the host name and the ARN of an ACM certificate for it, which
+   * CloudFront only takes from us-east-1. Both or neither; with them viewers need TLS 1.2 (TLSv1.2_2021).
+   */
+  dashboardDomainName: hostName.optional(),
+  dashboardCertificateArn: acmCertificateArn
+    .refine(
+      (arn) => arn.split(':')[3] === CLOUDFRONT_CERTIFICATE_REGION,
+      `must be a certificate in ${CLOUDFRONT_CERTIFICATE_REGION}: CloudFront uses ACM certificates from that region only`,
+    )
+    .optional(),
+  /**
+   * Send the dashboard's verification and reset codes through Amazon SES instead of Cognito's capped built-in
+   * e-mail: the From address and the ARN of the verified SES identity (that address, or its domain). Both or neither.
+   */
+  sesFromAddress: z.email().optional(),
+  sesIdentityArn: z
+    .string()
+    .regex(
+      SES_IDENTITY_ARN,
+      'must be an SES identity ARN (arn:aws:ses:<region>:<account>:identity/<address or domain>)',
+    )
+    .optional(),
 });
 
 /** The message of a synth without any alarm target; it names every way out. */
@@ -160,7 +211,38 @@ export function readDeployConfig(lookup: (key: string) => unknown): DeployConfig
       throw new Error(`Invalid CDK context: ${a}/${b}: set both or neither`);
     }
   }
+  if (config.sesFromAddress && config.sesIdentityArn) {
+    const problem = sesSenderProblem(config.sesFromAddress, config.sesIdentityArn);
+    if (problem) throw new Error(`Invalid CDK context: sesFromAddress/sesIdentityArn: ${problem}`);
+  }
   return config;
+}
+
+/** What an SES identity ARN names: the region and account it is verified in, and the address or domain. */
+export interface SesIdentity {
+  region: string;
+  account: string;
+  /** A verified address (with an `@`) or a verified domain. */
+  identity: string;
+}
+
+export function parseSesIdentityArn(arn: string): SesIdentity {
+  const match = SES_IDENTITY_ARN.exec(arn);
+  if (!match?.[1] || !match[2] || !match[3]) throw new Error(`not an SES identity ARN: ${arn}`);
+  return { region: match[1], account: match[2], identity: match[3].toLowerCase() };
+}
+
+/**
+ * Why SES would refuse to send as `from` under this identity, or undefined: SES sends only from a verified address
+ * itself, or from any address of a verified domain.
+ */
+function sesSenderProblem(from: string, identityArn: string): string | undefined {
+  const { identity } = parseSesIdentityArn(identityArn);
+  const address = from.toLowerCase();
+  if (identity.includes('@')) {
+    return address === identity ? undefined : `the From address must be the verified address ${identity}`;
+  }
+  return address.endsWith(`@${identity}`) ? undefined : `the From address must be an address of the domain ${identity}`;
 }
 
 /**

@@ -16,11 +16,14 @@ import {
 import { DASHBOARD_GATEWAY_RESPONSES } from '../lambdas/core/http/gateway-responses';
 import { ACCOUNTS_TABLE } from '../lambdas/core/store/tables';
 import { DASHBOARD_ACCESS_LOG_FIELDS } from './access-log';
+import { reservedConcurrency } from './concurrency';
 import type { DeployConfig } from './config';
+import { dashboardItemAccess } from './dashboard-access';
 import { FxratesFunction } from './fxrates-function';
-import { grantIndexQuery, grantTable } from './grants';
+import { grantIndexQuery, grantTableItems } from './grants';
 import type { Releases } from './release';
 import { addGatewayResponses, addRouteMethods, enforceTls, loggedStageOptions, pascalCase } from './rest-api';
+import { stageOf, stagePrefix } from './stage';
 import type { WebAcl } from './web-acl';
 
 /** The stage is the base path: CloudFront forwards `/api/...` unchanged, so `/api/keys` is stage `api`, `/keys`. */
@@ -45,7 +48,7 @@ export interface DashboardApiProps {
  * The dashboard's own JSON API: a REST API whose stage is `api`, reached by the page through its CloudFront
  * distribution. API Gateway's Cognito authorizer checks the ID token on every method; each route of the registry
  * (lambdas/core/http/dashboard-routes.ts) is one function with exactly the accounts-table actions and indexes the
- * registry lists for it.
+ * registry lists for it, each action limited to the partition key prefixes of the items it touches.
  */
 export class DashboardApi extends Construct {
   readonly restApi: apigw.RestApi;
@@ -63,7 +66,7 @@ export class DashboardApi extends Construct {
     });
 
     this.restApi = new apigw.RestApi(this, 'RestApi', {
-      restApiName: 'fxrates-dashboard',
+      restApiName: `${stagePrefix(stageOf(this))}-dashboard`,
       description: 'fxrates account dashboard API (behind the dashboard distribution)',
       endpointTypes: [apigw.EndpointType.REGIONAL],
       // The account-level logging role is the public API's concern (lib/api.ts); there is one per account.
@@ -109,8 +112,12 @@ export class DashboardApi extends Construct {
       timeout: Duration.seconds(10),
       environment,
       releases: props.releases,
+      reservedConcurrency: reservedConcurrency(props.config, 'dashboardFunction'),
     });
-    grantTable(fn.role, props.accounts, route.accountsTable);
+    for (const { action, partitionKeyPatterns } of dashboardItemAccess(route)) {
+      grantTableItems(fn.role, props.accounts, [action], partitionKeyPatterns);
+    }
+    // The indexes are sparse: only key items carry their attributes, so a query finds key records and nothing else.
     grantIndexQuery(fn.role, props.accounts, route.accountsIndexes);
     return fn;
   }

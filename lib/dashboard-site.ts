@@ -1,5 +1,6 @@
-import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
@@ -13,6 +14,7 @@ import { buildSite, REFERENCE_PAGE_CSP } from '../api-docs/site';
 import { DASHBOARD_BASE_PATH } from '../lambdas/core/http/dashboard-routes';
 import { buildDashboardFiles, dashboardCsp } from '../web/build';
 import type { PageConfig } from '../web/src/config';
+import { accountUniqueName } from './stage';
 
 /** The page's settings file, read by the page at start (web/src/config.ts). */
 export const PAGE_CONFIG_FILE = 'config.json';
@@ -46,7 +48,12 @@ export interface DashboardSiteProps {
   publicApiUrl: string;
   /** The operator's upgrade contact as a link, or undefined. */
   contact: string | undefined;
+  /** The dashboard's own host name and its ACM certificate (in us-east-1), instead of the cloudfront.net name. */
+  domain?: { domainName: string; certificateArn: string } | undefined;
 }
+
+/** The oldest TLS a viewer may use on the dashboard's custom domain (the default certificate cannot be set to it). */
+export const DASHBOARD_TLS_POLICY = cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021;
 
 /**
  * The dashboard's front door: one CloudFront distribution serving the page (static files in a private bucket,
@@ -88,16 +95,24 @@ export class DashboardSite extends Construct {
     });
 
     const region = Stack.of(this).region;
+    // CloudFront's policies are global to the account: their names carry the stage (in the stack name) and region.
     this.pageHeaders = new cloudfront.ResponseHeadersPolicy(this, 'PageHeaders', {
+      responseHeadersPolicyName: accountUniqueName(this, 'page-headers'),
       comment: 'fxrates dashboard: strict CSP and security headers',
       securityHeadersBehavior: securityHeaders(pageCsp(region)),
     });
     this.docsHeaders = new cloudfront.ResponseHeadersPolicy(this, 'DocsHeaders', {
+      responseHeadersPolicyName: accountUniqueName(this, 'docs-headers'),
       comment: 'fxrates API reference: no scripts, inline styles only',
       securityHeadersBehavior: securityHeaders(REFERENCE_PAGE_CSP),
     });
 
-    const filesOrigin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket);
+    const filesOrigin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
+      originAccessControl: new cloudfront.S3OriginAccessControl(this, 'FilesAccess', {
+        originAccessControlName: accountUniqueName(this, 'site-files'),
+        description: 'fxrates dashboard: CloudFront reads the site bucket',
+      }),
+    });
     // `/docs` is sent to `/docs/`, and a folder's URL is its index.html: S3 itself knows neither, and the default
     // root object covers the site's root only.
     const docsIndex = new cloudfront.Function(this, 'DocsIndex', {
@@ -106,8 +121,17 @@ export class DashboardSite extends Construct {
       code: cloudfront.FunctionCode.fromInline(DOCS_INDEX_FUNCTION),
     });
 
+    const domain = props.domain;
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'fxrates account dashboard',
+      ...(domain
+        ? {
+            domainNames: [domain.domainName],
+            certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
+            minimumProtocolVersion: DASHBOARD_TLS_POLICY,
+            sslSupportMethod: cloudfront.SSLMethod.SNI,
+          }
+        : {}),
       defaultRootObject: 'index.html',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       enableLogging: true,
@@ -145,7 +169,7 @@ export class DashboardSite extends Construct {
         },
       },
     });
-    this.url = `https://${this.distribution.distributionDomainName}/`;
+    this.url = `https://${domain?.domainName ?? this.distribution.distributionDomainName}/`;
 
     const pageConfig: PageConfig = {
       cognito: {
@@ -188,10 +212,17 @@ export class DashboardSite extends Construct {
       logGroup: deploymentLogs,
     });
 
-    this.acknowledgeFindings(deploymentRole);
+    this.acknowledgeFindings(deploymentRole, domain !== undefined);
   }
 
-  private acknowledgeFindings(deploymentRole: iam.Role): void {
+  private acknowledgeFindings(deploymentRole: iam.Role, customDomain: boolean): void {
+    if (!customDomain) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'Without dashboardDomainName the distribution answers on its cloudfront.net name with CloudFront’s default certificate, whose minimum protocol CloudFront fixes; with a custom domain and its us-east-1 certificate the distribution requires TLSv1.2_2021 and this finding does not arise.',
+      });
+    }
     Validations.of(this.distribution).acknowledge(
       {
         id: 'AwsSolutions-CFR1',
@@ -202,11 +233,6 @@ export class DashboardSite extends Construct {
         id: 'AwsSolutions-CFR2',
         reason:
           'A CloudFront web ACL can only be created in us-east-1 and these stacks deploy to any region; the dashboard API behind /api/* carries the service’s regional web ACL on its stage (context flag waf), and the rest is public static files.',
-      },
-      {
-        id: 'AwsSolutions-CFR4',
-        reason:
-          'The distribution uses its cloudfront.net name and CloudFront default certificate, whose minimum protocol CloudFront fixes; a custom domain with an ACM certificate in us-east-1 would allow TLSv1.2_2021, and no domain is configured.',
       },
     );
     // The copy function and its grants are BucketDeployment's own: it reads the staged zip files from the CDK
@@ -259,19 +285,28 @@ export class DashboardSite extends Construct {
 }
 
 /**
- * The CDK bootstrap asset bucket's name as cdk-nag prints it in a finding (`<AWS::Region>` for a pseudo parameter),
- * for the default synthesizer this app uses.
+ * The CDK bootstrap asset bucket's name as cdk-nag prints it in a finding, for the default synthesizer this app
+ * uses: a pseudo parameter the stack's environment does not fix is printed `<AWS::Region>`, a fixed one as its value.
  */
 function assetBucketFinding(stack: Stack): string {
   const synthesizer = stack.synthesizer;
   const qualifier =
     (synthesizer instanceof DefaultStackSynthesizer ? synthesizer.bootstrapQualifier : undefined) ??
     DefaultStackSynthesizer.DEFAULT_QUALIFIER;
-  const name = DefaultStackSynthesizer.DEFAULT_FILE_ASSETS_BUCKET_NAME.replace(/\$\{Qualifier\}/, qualifier).replace(
+  const known: Record<string, string> = {
+    'AWS::Region': stack.region,
+    'AWS::AccountId': stack.account,
+    'AWS::Partition': stack.partition,
+  };
+  const pseudo = (name: string) => {
+    const value = known[name];
+    return value === undefined || Token.isUnresolved(value) ? `<${name}>` : value;
+  };
+  const bucket = DefaultStackSynthesizer.DEFAULT_FILE_ASSETS_BUCKET_NAME.replace(/\$\{Qualifier\}/, qualifier).replace(
     /\$\{(AWS::\w+)\}/g,
-    '<$1>',
+    (_, name: string) => pseudo(name),
   );
-  return `arn:<AWS::Partition>:s3:::${name}`;
+  return `arn:${pseudo('AWS::Partition')}:s3:::${bucket}`;
 }
 
 /** Headers CloudFront sets on every answer of a behaviour, whatever the origin sent. */

@@ -3,6 +3,7 @@ import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { PASSWORD_POLICY } from '../lambdas/core/domain/password-policy';
 import { DASHBOARD_TOKEN_VALIDITY } from '../lambdas/core/http/dashboard-routes';
+import { parseSesIdentityArn } from './config';
 
 /** How long a sign-in lasts: the ID token the dashboard API checks, and the refresh token the page may renew it with. */
 export const TOKEN_VALIDITY = {
@@ -10,6 +11,14 @@ export const TOKEN_VALIDITY = {
   accessToken: Duration.hours(DASHBOARD_TOKEN_VALIDITY.accessTokenHours),
   refreshToken: Duration.days(DASHBOARD_TOKEN_VALIDITY.refreshTokenDays),
 } as const;
+
+export interface DashboardUsersProps {
+  /**
+   * Send the pool's e-mail through Amazon SES as `fromAddress`, under the verified identity `identityArn`; without
+   * it Cognito's built-in sender is used, which allows only a few messages a day (README: "The dashboard's e-mail").
+   */
+  ses?: { fromAddress: string; identityArn: string } | undefined;
+}
 
 /**
  * The people who hold dashboard accounts: an Amazon Cognito user pool, with the e-mail address as the user name,
@@ -23,8 +32,9 @@ export class DashboardUsers extends Construct {
   readonly userPool: cognito.UserPool;
   readonly client: cognito.UserPoolClient;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: DashboardUsersProps = {}) {
     super(scope, id);
+    const ses = props.ses && { ...props.ses, ...parseSesIdentityArn(props.ses.identityArn) };
 
     this.userPool = new cognito.UserPool(this, 'UserPool', {
       // The e-mail address is the user name (no separate one), compared without regard to case.
@@ -37,6 +47,16 @@ export class DashboardUsers extends Construct {
       standardAttributes: { email: { required: true, mutable: true } },
       // Cognito's own e-mail and message text: a code, which the page asks for (no link to click).
       userVerification: { emailStyle: cognito.VerificationEmailStyle.CODE },
+      // The SES identity's own region: the stacks are environment-agnostic, so the pool's region is unknown here.
+      ...(ses
+        ? {
+            email: cognito.UserPoolEmail.withSES({
+              fromEmail: ses.fromAddress,
+              sesRegion: ses.region,
+              ...(ses.identity.includes('@') ? {} : { sesVerifiedDomain: ses.identity }),
+            }),
+          }
+        : {}),
       // The one policy the page states and the local emulator enforces (lambdas/core/domain/password-policy.ts).
       passwordPolicy: { ...PASSWORD_POLICY, tempPasswordValidity: Duration.days(3) },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
@@ -45,6 +65,13 @@ export class DashboardUsers extends Construct {
       mfa: cognito.Mfa.OFF,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    if (ses) {
+      // withSES builds the identity's ARN with the deploying account; the operator's ARN is the one SES verified.
+      (this.userPool.node.defaultChild as cognito.CfnUserPool).addPropertyOverride(
+        'EmailConfiguration.SourceArn',
+        ses.identityArn,
+      );
+    }
 
     this.client = this.userPool.addClient('PageClient', {
       // The page runs in a browser, which cannot keep a secret.

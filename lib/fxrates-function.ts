@@ -5,11 +5,12 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRIC_NAMESPACE, SERVICE_NAME } from '../lambdas/core/metric-names';
+import { SERVICE_NAME } from '../lambdas/core/metric-names';
 import { TRACING_ENV, tracingSetting } from '../lambdas/core/tracing';
 import { BUNDLE_OPTIONS, type FunctionName, functionAliases, functionEntry, PROJECT_ROOT } from './bundling';
 import { contextSetting } from './config';
 import type { Release, Releases } from './release';
+import { metricNamespace, stageOf } from './stage';
 
 export interface FxratesFunctionProps {
   name: FunctionName;
@@ -24,6 +25,11 @@ export interface FxratesFunctionProps {
   deadLetterQueue?: sqs.IQueue;
   /** Publish versions behind the alias `live`, moved by CodeDeploy (lib/release.ts). Callers then invoke `target`. */
   releases?: Releases;
+  /**
+   * Reserved concurrency: at most this many instances run at once, and the account keeps them for this function.
+   * Unset: the function draws on the account's unreserved pool.
+   */
+  reservedConcurrency?: number;
 }
 
 /** Settings every function shares; one place, so no function drifts from the others. */
@@ -40,7 +46,6 @@ export const FUNCTION_DEFAULTS = {
   memorySize: 512,
   environment: {
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-    POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
     NODE_OPTIONS: '--enable-source-maps',
   },
 } as const;
@@ -94,9 +99,11 @@ export class FxratesFunction extends Construct {
       logGroup: this.logGroup,
       environment: {
         ...FUNCTION_DEFAULTS.environment,
+        POWERTOOLS_METRICS_NAMESPACE: metricNamespace(stageOf(this)),
         [TRACING_ENV]: tracingSetting(this.tracing),
         ...props.environment,
       },
+      reservedConcurrentExecutions: props.reservedConcurrency,
       retryAttempts: props.retryAttempts,
       maxEventAge: props.maxEventAge,
       deadLetterQueue: props.deadLetterQueue,

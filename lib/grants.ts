@@ -30,9 +30,16 @@ export function grantTable(role: iam.IRole, table: ITable, actions: readonly str
   );
 }
 
+/** Actions that name no partition key, for which a LeadingKeys condition would hold vacuously. */
+const KEYLESS_ACTIONS = new Set(['Scan', 'DescribeTable']);
+
 /**
  * Allows these actions on the table only for items whose partition key matches one of the patterns
- * (`dynamodb:LeadingKeys`). ForAllValues: every key a request names must match.
+ * (`dynamodb:LeadingKeys`). ForAllValues: every key a request names must match. A request naming no key at all
+ * would match too (ForAllValues over an empty set is true), so actions without keys are refused here.
+ * Transactions need no action of their own: each Put, Update or Delete in TransactWriteItems is authorized as
+ * PutItem, UpdateItem or DeleteItem on its own key
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html).
  */
 export function grantTableItems(
   role: iam.IRole,
@@ -40,6 +47,9 @@ export function grantTableItems(
   actions: readonly string[],
   partitionKeyPatterns: readonly string[],
 ): void {
+  const keyless = actions.filter((a) => KEYLESS_ACTIONS.has(a));
+  if (keyless.length > 0) throw new Error(`a LeadingKeys condition does not limit ${keyless.join(', ')}`);
+  if (partitionKeyPatterns.length === 0) throw new Error('grantTableItems needs at least one partition key pattern');
   role.addToPrincipalPolicy(
     new iam.PolicyStatement({
       actions: actions.map((a) => `dynamodb:${a}`),

@@ -6,6 +6,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { INGEST_ENV } from '../lambdas/core/ingest/fetchers';
 import { RATES_TABLE, SERIES_KEY_PREFIX, SERIES_META_KEY, SOURCES_KEY } from '../lambdas/core/store/tables';
+import { reservedConcurrency } from './concurrency';
 import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantTable, grantTableItems, TABLE_ACCESS } from './grants';
@@ -13,7 +14,15 @@ import { grantTable, grantTableItems, TABLE_ACCESS } from './grants';
 /** What the schedule sends; the one-off backfill sends `{"mode":"history"}` instead (README). */
 export const SCHEDULED_EVENT = { mode: 'scheduled' } as const;
 
-/** Async invocations of the ingestion function retried after a failure, and how old an event may get. */
+/** The longest run: history mode unpacks and parses the full ECB archive in one run. */
+export const INGEST_TIMEOUT = Duration.minutes(5);
+
+/**
+ * Async invocations of the ingestion function retried after a failure, and how old an event may get. The age also
+ * bounds Lambda's retries of an event throttled by the reserved concurrency of 1 (while another run holds it): an
+ * hour leaves room for a run and its two retries to wait behind another run and its retries, each at most
+ * INGEST_TIMEOUT, well before the next hourly event (test/infra/least-privilege.test.ts replays this).
+ */
 export const INGEST_RETRY = { attempts: 2, maxEventAge: Duration.hours(1) } as const;
 
 /**
@@ -46,9 +55,10 @@ export class Ingestion extends Construct {
     this.function = new FxratesFunction(this, 'IngestFunction', {
       name: 'ingest',
       description: 'fxrates ingestion: fetch, merge and validate upstream rates into day snapshots',
-      // History mode unpacks and parses the full ECB archive in one run.
       memorySize: 1024,
-      timeout: Duration.minutes(5),
+      timeout: INGEST_TIMEOUT,
+      // One run at a time: two runs at once would fetch the same upstreams and write the same items concurrently.
+      reservedConcurrency: reservedConcurrency(config, 'ingest'),
       environment,
       // Function errors: Lambda retries the asynchronous invocation, then hands the event to the queue.
       retryAttempts: INGEST_RETRY.attempts,

@@ -1,4 +1,4 @@
-import { Duration, Stack, Token } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -28,6 +28,7 @@ import type { DeployConfig } from './config';
 import type { DashboardApi } from './dashboard-api';
 import type { FxratesFunction } from './fxrates-function';
 import type { Ingestion } from './ingestion';
+import { accountUniqueName, metricNamespace, stageOf } from './stage';
 
 /** What the dashboard and alarms read, by the names the functions publish (lambdas/core/metric-names.ts). */
 export const METRICS = {
@@ -35,6 +36,9 @@ export const METRICS = {
   service: SERVICE_NAME,
   planNames: PLAN_IDS.map((id) => PLANS[id].name),
 } as const;
+
+/** How long KMS waits before deleting the alarm topic's key once the stack is deleted: 7 days, its minimum. */
+export const ALARM_TOPIC_KEY_PENDING_WINDOW = Duration.days(7);
 
 /** Alarm thresholds, named so the README and tests refer to the same figures. */
 export const ALARM_THRESHOLDS = {
@@ -198,7 +202,7 @@ export class Monitoring extends Construct {
     const runPeriod = Duration.hours(figures.runHours);
     const custom = (metricName: string, dimensions: Record<string, string> = {}, statistic = 'Sum') =>
       new cloudwatch.Metric({
-        namespace: METRICS.namespace,
+        namespace: metricNamespace(stageOf(this)),
         metricName,
         dimensionsMap: { [METRIC_DIMENSIONS.service]: METRICS.service, ...dimensions },
         statistic,
@@ -272,11 +276,11 @@ export class Monitoring extends Construct {
       ['public API', 'authorizer', api.authorizerFunction],
       ...[...api.routeFunctions].map(([routeId, fn]): [string, string, FxratesFunction] => ['public API', routeId, fn]),
       ...[...props.dashboardApi.routeFunctions].map(([routeId, fn]): [string, string, FxratesFunction] => [
-        'account dashboard and ingestion',
+        'account dashboard',
         `dashboard ${routeId}`,
         fn,
       ]),
-      ['account dashboard and ingestion', 'ingest', ingestion.function],
+      ['ingestion', 'ingest', ingestion.function],
     ];
     const lambdaMetric = (name: 'errors' | 'throttles' | 'p99') =>
       functions.map(([, label, fn]) => {
@@ -460,9 +464,12 @@ export class Monitoring extends Construct {
       evaluateLowSampleCountPercentile: 'ignore',
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    // An alarm reads at most 10 metrics: one alarm per group of functions.
+    // An alarm reads at most 10 metrics: one alarm per group of functions. Ingestion has none: its reserved
+    // concurrency of 1 throttles a run that finds another one running on purpose, and Lambda keeps and retries that
+    // event; a run that never happens is the heartbeat alarm's to report.
     const groups = new Map<string, cloudwatch.IMetric[]>();
     for (const [group, label, fn] of functions) {
+      if (fn === ingestion.function) continue;
       groups.set(group, [...(groups.get(group) ?? []), fn.function.metricThrottles({ period: fiveMinutes, label })]);
     }
     for (const [group, metrics] of groups) {
@@ -548,7 +555,8 @@ export class Monitoring extends Construct {
     ];
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
-      dashboardName: `${stack.stackName}-operations`,
+      // Dashboards are global to the account (not regional), so the name carries the region beside the stage.
+      dashboardName: accountUniqueName(this, 'operations'),
       defaultInterval: Duration.days(1),
     });
     this.dashboard.addWidgets(
@@ -686,6 +694,10 @@ export class Monitoring extends Construct {
     const key = new kms.Key(this, 'AlarmTopicKey', {
       description: 'fxrates alarm notifications',
       enableKeyRotation: true,
+      // It encrypts only notifications in flight, which are gone with the topic: deleting the stack schedules its
+      // deletion (the shortest wait KMS allows, during which it can be cancelled) instead of leaving it billed.
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: ALARM_TOPIC_KEY_PENDING_WINDOW,
     });
     const cloudwatchPrincipal = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
     key.addToResourcePolicy(

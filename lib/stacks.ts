@@ -44,7 +44,10 @@ export class DataStack extends Stack {
     Annotations.of(this.data).addInfo(
       existing ? TABLES_NOTICE.attached(existing.rates, existing.accounts) : TABLES_NOTICE.created,
     );
-    this.users = new DashboardUsers(this, 'DashboardUsers');
+    const { sesFromAddress, sesIdentityArn } = props.config;
+    this.users = new DashboardUsers(this, 'DashboardUsers', {
+      ses: sesFromAddress && sesIdentityArn ? { fromAddress: sesFromAddress, identityArn: sesIdentityArn } : undefined,
+    });
     new CfnOutput(this, 'RatesTableName', {
       value: this.data.rates.tableName,
       description: `Rates table (${RATES_TABLE.envVar})`,
@@ -102,6 +105,10 @@ export class ServiceStack extends Stack {
       dashboardApi: this.dashboardApi.restApi,
       publicApiUrl: this.api.url,
       contact: config.upgradeContact,
+      domain:
+        config.dashboardDomainName && config.dashboardCertificateArn
+          ? { domainName: config.dashboardDomainName, certificateArn: config.dashboardCertificateArn }
+          : undefined,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api,
@@ -127,6 +134,12 @@ export class ServiceStack extends Stack {
       value: this.dashboardSite.url,
       description: 'The customers’ account dashboard: sign up, API keys, usage, plans; also /docs/ and /openapi.json',
     });
+    if (config.dashboardDomainName) {
+      new CfnOutput(this, 'DashboardDomainTarget', {
+        value: this.dashboardSite.distribution.distributionDomainName,
+        description: `Point ${config.dashboardDomainName} here: a CNAME, or a Route 53 alias record to the distribution`,
+      });
+    }
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
     new CfnOutput(this, 'ReleaseApplication', {
       value: this.releases.application.applicationName,

@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { ERROR_CATALOG } from '../lambdas/core/domain/errors';
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import { ERROR_CACHE_CONTROL } from '../lambdas/core/http/routes';
+import { stageOf, stagePrefix } from './stage';
 
 export interface WebAclProps {
   /** ARN of the API Gateway stage to protect. */
@@ -11,6 +12,11 @@ export interface WebAclProps {
   rateLimitPerIp: number;
   /** Requests per minute with one X-API-Key value before that key is blocked. */
   rateLimitPerKey: number;
+}
+
+/** The ACL's CloudWatch metric name (the `WebACL` dimension of its AWS/WAFV2 metrics): `fxrates-web-acl` by default. */
+export function webAclMetricName(stage: string | undefined): string {
+  return `${stagePrefix(stage)}-web-acl`;
 }
 
 /** The window of the per-key rule: one minute, the unit of the plans' per-minute limits. */
@@ -82,7 +88,8 @@ export class WebAcl extends Construct {
     this.acl = new wafv2.CfnWebACL(this, 'Acl', {
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
-      visibilityConfig: visibility('fxrates-web-acl'),
+      // The metric dimension `WebACL` of the whole ACL: per stage, or two stages in one region would add up.
+      visibilityConfig: visibility(webAclMetricName(stageOf(this))),
       customResponseBodies: Object.fromEntries(
         Object.entries(WAF_RESPONSE_BODIES).map(([key, content]) => [
           key,

@@ -1,5 +1,7 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { defaultAuthorizer } from '../core/auth/deps';
+import { decodeAccess } from '../core/http/authorizer-context';
+import { countServerError } from '../core/http/server-errors';
 
 const authorizer = defaultAuthorizer();
 
@@ -9,10 +11,20 @@ const authorizer = defaultAuthorizer();
  */
 export const ANSWER_MARGIN_MS = 500;
 
-export const handler = (
+/**
+ * The authorizer's 5xx for its release alarm: the `unavailable` verdict, which the endpoint turns into 503 (its
+ * store failed it, or its deadline passed). A thrown error is API Gateway's 500, and Lambda already counts it in
+ * `Errors`, which the alarm adds; it is not counted twice here.
+ */
+export const handler = async (
   event: APIGatewayRequestAuthorizerEvent,
   context?: Pick<Context, 'getRemainingTimeInMillis'>,
 ): Promise<APIGatewayAuthorizerResult> => {
   const remaining = context?.getRemainingTimeInMillis?.();
-  return authorizer.authorize(event, remaining === undefined ? {} : { deadlineMs: remaining - ANSWER_MARGIN_MS });
+  const result = await authorizer.authorize(
+    event,
+    remaining === undefined ? {} : { deadlineMs: remaining - ANSWER_MARGIN_MS },
+  );
+  if (decodeAccess(result.context)?.verdict === 'unavailable') countServerError();
+  return result;
 };

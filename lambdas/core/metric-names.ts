@@ -7,7 +7,14 @@
 export const METRIC_NAMESPACE = 'fxrates';
 export const SERVICE_NAME = 'fxrates';
 
-export const METRIC_DIMENSIONS = { service: 'service', plan: 'plan', verdict: 'verdict', source: 'source' } as const;
+export const METRIC_DIMENSIONS = {
+  service: 'service',
+  plan: 'plan',
+  verdict: 'verdict',
+  source: 'source',
+  function: 'function',
+  version: 'version',
+} as const;
 
 /**
  * One count per authorizer decision, with the `plan` dimension (the plan's name, or NO_PLAN) and the `verdict`
@@ -51,6 +58,15 @@ export const INGEST_METRICS = {
   snapshotAgeSeconds: 'SnapshotAgeSeconds',
   currenciesServed: 'CurrenciesServed',
   successfulRuns: 'SuccessfulRuns',
+} as const;
+
+/**
+ * One count per 5xx answer of a released function (lambdas/core/http/server-errors.ts), with the dimensions `function`
+ * (Lambda's function name) and `version` (the published version that answered): the numerator of the release alarm
+ * that rolls a canary back (lib/release.ts). Written only on a 5xx, so a healthy version writes nothing.
+ */
+export const RELEASE_METRICS = {
+  serverErrors: 'ServerErrors',
 } as const;
 
 /** The plan dimension of a decision that has no account behind it. */

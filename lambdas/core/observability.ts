@@ -176,7 +176,8 @@ export class Metrics {
 
 /**
  * One logger and one metrics emitter per function process; every function is service `fxrates`. Pure-annotated,
- * so a function that never emits metrics (the endpoints) does not bundle the emitter.
+ * so a function that does not use this emitter (the endpoints, which create one of their own only at their first
+ * 5xx answer: http/server-errors.ts) does not construct it at init.
  */
 export const logger = /* @__PURE__ */ new Logger();
 export const metrics = /* @__PURE__ */ new Metrics();

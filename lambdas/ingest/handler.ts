@@ -12,7 +12,7 @@ import { optionalEnv, requireEnv } from '../core/env';
 import { fetchersFor, INGEST_ENV, type IngestMode, parseSourceList, sourceUrlsFromEnv } from '../core/ingest/fetchers';
 import { type IngestLog, type IngestResult, runIngestion } from '../core/ingest/ingest';
 import { ensureSeries, type SeriesBackfillResult } from '../core/ingest/series';
-import { INGEST_METRICS, METRIC_DIMENSIONS, METRIC_NAMESPACE, SERVICE_NAME } from '../core/metric-names';
+import { INGEST_METRICS, METRIC_DIMENSIONS, SERVICE_NAME } from '../core/metric-names';
 import { Logger, Metrics, MetricUnit } from '../core/observability';
 import { documentClient } from '../core/store/clients';
 import { RatesStore } from '../core/store/rates-store';
@@ -103,6 +103,7 @@ export const handler = createIngestHandler({
     store ??= new RatesStore(documentClient(), requireEnv('RATES_TABLE_NAME'));
     return store;
   },
-  metrics: new Metrics({ namespace: METRIC_NAMESPACE, serviceName: SERVICE_NAME }),
+  // The namespace comes from POWERTOOLS_METRICS_NAMESPACE, which the stack sets per stage (lib/stage.ts).
+  metrics: new Metrics({ serviceName: SERVICE_NAME }),
   logger: new Logger({ serviceName: 'fxrates' }),
 });

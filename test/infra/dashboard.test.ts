@@ -15,7 +15,7 @@ import {
   type DashboardRouteDefinition,
 } from '../../lambdas/core/http/dashboard-routes';
 import { DASHBOARD_GATEWAY_RESPONSES } from '../../lambdas/core/http/gateway-responses';
-import { ACCOUNTS_TABLE, RATES_TABLE } from '../../lambdas/core/store/tables';
+import { ACCOUNTS_KEY_PREFIXES, ACCOUNTS_TABLE, RATES_TABLE } from '../../lambdas/core/store/tables';
 import { dashboardModule, esbuildOptions } from '../../lib/bundling';
 import { cognitoEndpoint, PAGE_CONFIG_FILE, pageCsp } from '../../lib/dashboard-site';
 import type { FxratesFunction } from '../../lib/fxrates-function';
@@ -267,12 +267,24 @@ describe('dashboard functions', () => {
     return JSON.stringify(resource);
   }
 
+  /** The statement's LeadingKeys patterns, sorted; the condition must be that one key and nothing else. */
+  function leadingKeysOf(condition: Record<string, unknown> | undefined): string {
+    if (condition === undefined) return '';
+    const patterns = (condition as { 'ForAllValues:StringLike'?: { 'dynamodb:LeadingKeys'?: string[] } })[
+      'ForAllValues:StringLike'
+    ]?.['dynamodb:LeadingKeys'];
+    expect(condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } });
+    return ` ${[...(patterns ?? [])].sort().join(',')}`;
+  }
+
+  /** `<target> <action>`, followed by the LeadingKeys patterns of a conditioned statement. */
   function dynamoGrants(fn: FxratesFunction): string[] {
     return statementsOf(fn)
       .filter((st) => st.Action.some((a) => a.startsWith('dynamodb:')))
       .flatMap((st) => {
         expect(st.Effect).toBe('Allow');
-        return st.Resource.flatMap((r) => st.Action.map((a) => `${target(r)} ${a}`));
+        const keys = leadingKeysOf(st.Condition);
+        return st.Resource.flatMap((r) => st.Action.map((a) => `${target(r)} ${a}${keys}`));
       })
       .sort();
   }
@@ -284,10 +296,16 @@ describe('dashboard functions', () => {
   };
 
   it.each(DASHBOARD_ROUTES.map((r) => [r.id, r] as const))(
-    'lets %s use exactly its registry actions on the accounts table, Query on its indexes, and nothing on rates',
+    'lets %s use exactly its registry actions on the accounts table, each on its item prefixes only, Query on its indexes, and nothing on rates',
     (_id, route) => {
       const expected = [
-        ...route.accountsTable.map((action) => `accounts dynamodb:${action}`),
+        ...Object.entries(route.accountsTable).map(
+          ([action, kinds]) =>
+            `accounts dynamodb:${action} ${kinds
+              .map((kind) => `${ACCOUNTS_KEY_PREFIXES[kind]}*`)
+              .sort()
+              .join(',')}`,
+        ),
         ...route.accountsIndexes.map((index) => `accounts/index/${index} dynamodb:Query`),
       ].sort();
       const granted = dynamoGrants(routeFunction(route));

@@ -8,6 +8,7 @@ import { createAuthorizerObserver } from '../../lambdas/core/auth/observe';
 import { PLAN_IDS } from '../../lambdas/core/domain/plans';
 import { METER_VERDICTS } from '../../lambdas/core/domain/quota';
 import { SOURCE_IDS } from '../../lambdas/core/domain/rates';
+import { countServerError } from '../../lambdas/core/http/server-errors';
 import type { IngestResult } from '../../lambdas/core/ingest/ingest';
 import {
   ACCOUNT_VERDICTS,
@@ -20,6 +21,7 @@ import {
 } from '../../lambdas/core/metric-names';
 import { Metrics } from '../../lambdas/core/observability';
 import { publishIngestMetrics } from '../../lambdas/ingest/handler';
+import { captureStdoutLines } from '../support/stdout-lines';
 import { renderJoin, resourcesOf, SKIP_BUNDLING, type Synthesized, synthesize } from './synth';
 
 /** `Name{dim=value,...}` with the dimensions sorted, for one metric of our namespace. */
@@ -48,12 +50,9 @@ function keysOfEmfLines(lines: string[]): string[] {
 
 /** The EMF lines the authorizer's observer writes over every outcome it can report (its decision lines). */
 function decisionLines(): string[] {
-  const lines: string[] = [];
   const previous = process.env.POWERTOOLS_METRICS_DISABLED;
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-  const log = jest.spyOn(console, 'log').mockImplementation((line: string) => {
-    if (typeof line === 'string' && line.includes('"_aws"')) lines.push(line);
-  });
+  const stdout = captureStdoutLines();
   try {
     const observe = createAuthorizerObserver(() => 0);
     observe({ kind: 'missing-api-key' });
@@ -67,10 +66,10 @@ function decisionLines(): string[] {
       }
     }
   } finally {
-    log.mockRestore();
+    stdout.restore();
     process.env.POWERTOOLS_METRICS_DISABLED = previous;
   }
-  return lines;
+  return stdout.lines.filter((line) => line.includes('"_aws"'));
 }
 
 /** Every metric the authorizer's observer and the ingestion handler write, over every outcome they can report. */
@@ -92,6 +91,11 @@ function emitted(): Set<string> {
   };
   const metrics = new Metrics({ write: (line) => lines.push(line), disabled: false });
   publishIngestMetrics(metrics, result, new Date('2026-11-21T00:00:00Z'));
+  // A 5xx answer of each released function, named as Lambda names it: the function's name and the version running.
+  for (const { alias } of s.fx.service.releases.releases) {
+    const functionName = renderJoin(s.fx.service.resolve(alias.version.lambda.functionName));
+    countServerError({ functionName, version: renderJoin(s.fx.service.resolve(alias.version.version)) }, metrics);
+  }
   return new Set(keysOfEmfLines(lines));
 }
 
@@ -112,11 +116,12 @@ function read(s: Synthesized): Set<string> {
       }
     }
   }
-  type Dimension = { Name: string; Value: string };
+  type Dimension = { Name: string; Value: unknown };
   type MetricRef = { MetricName?: string; Namespace?: string; Dimensions?: Dimension[] };
   const addRef = (ref: MetricRef | undefined) => {
     if (ref?.Namespace !== METRIC_NAMESPACE || !ref.MetricName) return;
-    keys.push(metricKey(ref.MetricName, Object.fromEntries((ref.Dimensions ?? []).map((d) => [d.Name, d.Value]))));
+    const dimensions = (ref.Dimensions ?? []).map((d) => [d.Name, renderJoin(d.Value)]);
+    keys.push(metricKey(ref.MetricName, Object.fromEntries(dimensions)));
   };
   for (const alarm of Object.values(resourcesOf(s.service, 'AWS::CloudWatch::Alarm'))) {
     const props = alarm.Properties as MetricRef & { Metrics?: { MetricStat?: { Metric?: MetricRef } }[] };
@@ -165,7 +170,8 @@ describe('metric names', () => {
     // Both sides are non-trivial, so an emitter or a parser that found nothing cannot pass by accident: a Requests
     // count per plan and verdict, SourceFailures per source, and the run's figures with the heartbeat.
     const requests = PLAN_IDS.length * ACCOUNT_VERDICTS.length + KEYLESS_VERDICTS.length;
-    expect(out.size).toBe(requests + SOURCE_IDS.length + Object.keys(INGEST_METRICS).length - 1);
+    const releases = s.fx.service.releases.releases.length;
+    expect(out.size).toBe(requests + SOURCE_IDS.length + Object.keys(INGEST_METRICS).length - 1 + releases);
     expect([...out].filter((key) => key.startsWith(`${AUTHORIZER_METRICS.requests}{`))).toHaveLength(requests);
     expect(out).toContain('SuccessfulRuns{service=fxrates}');
     expect([...out].filter((key) => !inn.has(key)).sort()).toEqual([]);

@@ -109,7 +109,7 @@ describe('alarms that fire', () => {
         'dynamodb-throttles',
         'ingestion-dead-letters',
         'ingestion-heartbeat',
-        'lambda-throttles-account-dashboard-and-ingestion',
+        'lambda-throttles-account-dashboard',
         'lambda-throttles-public-api',
         'source-failing-currency-api',
         'source-failing-ecb',
@@ -266,7 +266,7 @@ describe('alarms that fire', () => {
     });
   });
 
-  it('Lambda throttles: every function of the service, in alarms of at most 10 metrics', () => {
+  it('Lambda throttles: every function but ingestion, whose reserved 1 throttles on purpose, in alarms of at most 10 metrics', () => {
     const throttleAlarms = alarmsOf(s).filter((a) => a.AlarmName.startsWith(`${STACK}-lambda-throttles`));
     const watchedFunctions: unknown[] = [];
     for (const a of throttleAlarms) {
@@ -280,12 +280,13 @@ describe('alarms that fire', () => {
       expect(a).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', Threshold: 1 });
     }
     const { api, dashboardApi, ingestion } = s.fx.service;
-    const all = [api.authorizerFunction, ...api.routeFunctions.values(), ...dashboardApi.routeFunctions.values()]
-      .concat(ingestion.function)
-      .map((fn) => ({ Ref: logicalIdOf(fn.function) }));
-    expect(all).toHaveLength(FUNCTION_NAMES.length);
+    const all = [api.authorizerFunction, ...api.routeFunctions.values(), ...dashboardApi.routeFunctions.values()].map(
+      (fn) => ({ Ref: logicalIdOf(fn.function) }),
+    );
+    expect(all).toHaveLength(FUNCTION_NAMES.length - 1);
     expect(watchedFunctions).toHaveLength(all.length);
     expect(watchedFunctions).toEqual(expect.arrayContaining(all));
+    expect(watchedFunctions).not.toContainEqual({ Ref: logicalIdOf(ingestion.function.function) });
   });
 
   it('DynamoDB throttles: reads and writes of both tables and of the accounts table’s indexes', () => {
@@ -539,9 +540,11 @@ function widget(s: Synthesized, title: RegExp): Widget {
 }
 
 describe('the operations dashboard', () => {
-  it('has one dashboard, named after the stack', () => {
+  it('has one dashboard, named after the stack and its region (dashboards are global to the account)', () => {
     s.service.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
-    s.service.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `${STACK}-operations` });
+    s.service.hasResourceProperties('AWS::CloudWatch::Dashboard', {
+      DashboardName: { 'Fn::Join': ['', [`${STACK}-`, { Ref: 'AWS::Region' }, '-operations']] },
+    });
   });
 
   it.each([

@@ -14,6 +14,8 @@ export interface StoreProxy {
   mode: ProxyMode;
   /** The DynamoDB operations that reached the proxy, in order. */
   readonly operations: string[];
+  /** The same requests with their JSON bodies (DynamoDB's wire format), in order. */
+  readonly requests: { operation: string; body: Record<string, unknown> }[];
   close(): Promise<void>;
 }
 
@@ -44,6 +46,15 @@ function forward(target: URL, req: IncomingMessage, body: Buffer) {
   );
 }
 
+function parseBody(body: Buffer): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * An HTTP proxy on a loopback port in front of a DynamoDB implementation, to test the SDK's own timeouts and
  * retries against a real store: the clients under test talk to it through the SDK's HTTP handler, unchanged.
@@ -55,6 +66,7 @@ export async function startStoreProxy(target: string): Promise<StoreProxy> {
     endpoint: '',
     mode: 'pass',
     operations: [],
+    requests: [],
     close: async () => undefined,
   };
   const server = createServer(async (req, res) => {
@@ -64,6 +76,7 @@ export async function startStoreProxy(target: string): Promise<StoreProxy> {
         .pop() ?? '';
     proxy.operations.push(operation);
     const body = await readBody(req);
+    proxy.requests.push({ operation, body: parseBody(body) });
     if (proxy.mode === 'hold') {
       held.push(res);
       return;

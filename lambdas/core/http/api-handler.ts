@@ -1,20 +1,30 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { InvalidParameterError } from '../domain/errors';
+import { decodeAccess } from './authorizer-context';
 import { admission, conditionalGet, errorEnvelope, finalizeResponse } from './middleware';
 import type { HttpResponse } from './responses';
 import { type RouteId, routeById } from './routes';
+import { serverErrorCount } from './server-errors';
 
 export type Endpoint = (event: APIGatewayProxyEvent) => Promise<HttpResponse>;
+
+/** The 503 the first middleware renders for the authorizer's `unavailable` verdict: the authorizer's 5xx, not ours. */
+function relaysAuthorizerOutage(event: APIGatewayProxyEvent): boolean {
+  const context = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
+  return decodeAccess(context)?.verdict === 'unavailable';
+}
 
 /**
  * Wraps an endpoint in the one middleware chain every route uses. Registration order matters in middy: `before`
  * hooks run in order, `after`/`onError` in reverse, so the error envelope (registered last) converts an error
- * first and `finalizeResponse` (registered first) adds the common headers to whatever came out.
+ * first, `finalizeResponse` adds the common headers to whatever came out, and the 5xx count (registered first)
+ * sees the finished answer.
  */
 export function apiHandler(routeId: RouteId, endpoint: Endpoint) {
   const route = routeById(routeId);
   return middy<APIGatewayProxyEvent, HttpResponse, Error, Context>(endpoint)
+    .use(serverErrorCount({ relayed: relaysAuthorizerOutage }))
     .use(finalizeResponse(route))
     .use(admission())
     .use(conditionalGet(route))

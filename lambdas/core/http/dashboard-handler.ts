@@ -7,6 +7,7 @@ import { logger } from '../observability';
 import type { AccountOwner } from '../store/accounts-store';
 import { DASHBOARD_CACHE_CONTROL, type DashboardRouteId, dashboardRouteById } from './dashboard-routes';
 import { errorResponse, type HttpResponse, internalErrorResponse } from './responses';
+import { serverErrorCount } from './server-errors';
 
 type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, HttpResponse, Error, Context>;
 
@@ -22,10 +23,12 @@ export function ownerOf(event: APIGatewayProxyEvent): AccountOwner {
   const claims = (event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null | undefined)?.claims;
   const sub = claims?.sub;
   const email = claims?.email;
-  if (!claims || typeof sub !== 'string' || sub === '') {
+  if (!claims) {
     // API Gateway never calls the function without verified claims: a request without them is a wiring fault.
     throw new Error('dashboard request reached the function without token claims');
   }
+  // Claims that name nobody come from a token no account can own: refused as any bad token is.
+  if (typeof sub !== 'string' || sub === '') throw new ApiError('unauthenticated');
   const verified = claims.email_verified === true || claims.email_verified === 'true';
   if (!verified || typeof email !== 'string' || email === '' || email.length > MAX_EMAIL_LENGTH) {
     throw new ApiError('email-not-verified');
@@ -63,14 +66,16 @@ function finalizeResponse(): Middleware {
 }
 
 /**
- * Wraps a dashboard endpoint in its middleware chain: `finalizeResponse` (registered first, so its `after` and
- * `onError` run last) and the error envelope (registered last, so it converts an error first).
+ * Wraps a dashboard endpoint in its middleware chain: the 5xx count (registered first, so its `after` and `onError`
+ * run last, on the finished answer), `finalizeResponse`, and the error envelope (registered last, so it converts an
+ * error first).
  */
 export function dashboardHandler(routeId: DashboardRouteId, endpoint: DashboardEndpoint) {
   dashboardRouteById(routeId);
   return middy<APIGatewayProxyEvent, HttpResponse, Error, Context>((event: APIGatewayProxyEvent) =>
     endpoint({ event, owner: ownerOf(event) }),
   )
+    .use(serverErrorCount())
     .use(finalizeResponse())
     .use(errorEnvelope());
 }

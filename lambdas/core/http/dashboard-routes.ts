@@ -4,10 +4,12 @@
  * REST API (stage `api`, behind the page's CloudFront distribution), with a Cognito authorizer and its own gateway
  * responses. Everything else is derived from an entry as for the public routes: the CDK methods, each function's
  * bundle and table grants (lib/bundling.ts, lib/dashboard-api.ts), the local gateway's wiring and the OpenAPI
- * document. Plain data with no imports.
+ * document. Plain data; its one import is a type, erased from the bundles.
  *
  * Adding a route: one entry here, its module `lambdas/core/dashboard/<id>.ts` exporting `endpoint`, its tests.
  */
+import type { AccountsItemKind } from '../store/tables';
+
 export type DashboardRouteId = 'account' | 'keys-list' | 'keys-create' | 'keys-revoke' | 'plans';
 
 /** DynamoDB actions a dashboard function may use on the accounts table itself. */
@@ -28,10 +30,12 @@ export interface DashboardRouteDefinition {
   /** Whether the route reads a JSON body. */
   body: boolean;
   /**
-   * What the function may do on the accounts table. Every route may create the signed-in person's account on
-   * their first request (GetItem, PutItem), so no route depends on the page calling another first.
+   * What the function may do on the accounts table: each action, with the kinds of item it may do it to (their
+   * partition key prefixes, ACCOUNTS_KEY_PREFIXES), which IAM enforces on `dynamodb:LeadingKeys`. Every route may
+   * create the signed-in person's account on their first request (GetItem and PutItem of `account`), so no route
+   * depends on the page calling another first.
    */
-  accountsTable: readonly AccountsTableAction[];
+  accountsTable: Readonly<Partial<Record<AccountsTableAction, readonly AccountsItemKind[]>>>;
   accountsIndexes: readonly AccountsIndex[];
 }
 
@@ -58,7 +62,8 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteDefinition[] = [
     summary: "The signed-in person's account: plan, this month's quota and requests per day",
     successStatus: 200,
     body: false,
-    accountsTable: ['GetItem', 'PutItem'],
+    // The month's usage item, for the quota and the chart.
+    accountsTable: { GetItem: ['account', 'usage'], PutItem: ['account'] },
     accountsIndexes: [],
   },
   {
@@ -68,7 +73,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteDefinition[] = [
     summary: "The account's API keys, revoked ones included, without their secret part",
     successStatus: 200,
     body: false,
-    accountsTable: ['GetItem', 'PutItem'],
+    accountsTable: { GetItem: ['account'], PutItem: ['account'] },
     accountsIndexes: ['keys-by-account'],
   },
   {
@@ -78,7 +83,8 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteDefinition[] = [
     summary: 'Creates a named API key; the full key is in this response and never again',
     successStatus: 201,
     body: true,
-    accountsTable: ['GetItem', 'PutItem', 'UpdateItem'],
+    // The key item is new; the account's counters (active keys, creations this hour) are updated.
+    accountsTable: { GetItem: ['account'], PutItem: ['account', 'key'], UpdateItem: ['account'] },
     accountsIndexes: [],
   },
   {
@@ -88,7 +94,8 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteDefinition[] = [
     summary: 'Revokes one of the account’s keys; the public API refuses it within 60 seconds',
     successStatus: 200,
     body: false,
-    accountsTable: ['GetItem', 'PutItem', 'UpdateItem'],
+    // The key gets its `revoked_at` (read back when it had one), and the account's active-key counter goes down.
+    accountsTable: { GetItem: ['account', 'key'], PutItem: ['account'], UpdateItem: ['account', 'key'] },
     accountsIndexes: ['keys-by-id'],
   },
   {
@@ -98,7 +105,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteDefinition[] = [
     summary: 'The plans on offer, the current one, and whom to ask for a change',
     successStatus: 200,
     body: false,
-    accountsTable: ['GetItem', 'PutItem'],
+    accountsTable: { GetItem: ['account'], PutItem: ['account'] },
     accountsIndexes: [],
   },
 ];

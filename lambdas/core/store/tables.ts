@@ -46,7 +46,19 @@ export const seriesKey = (code: string, year: number): string => `${SERIES_KEY_P
 /** Which version of the series items the table holds; written after a full rebuild (backfillSeries). */
 export const SERIES_META_KEY = 'META#series';
 
-/** Item keys of the accounts table (single-table design). */
-export const accountKey = (accountId: string): string => `ACCOUNT#${accountId}`;
-export const apiKeyKey = (sha256: string): string => `KEY#${sha256}`;
-export const usageKey = (accountId: string, month: string): string => `USAGE#${accountId}#${month}`;
+/**
+ * The kinds of item of the accounts table (single-table design), each by the prefix of its partition key. The key
+ * builders below and the IAM grants (`dynamodb:LeadingKeys`, lib/dashboard-api.ts) both read these.
+ */
+export const ACCOUNTS_KEY_PREFIXES = { account: 'ACCOUNT#', key: 'KEY#', usage: 'USAGE#' } as const;
+export type AccountsItemKind = keyof typeof ACCOUNTS_KEY_PREFIXES;
+
+/** Item keys of the accounts table. */
+export const accountKey = (accountId: string): string => `${ACCOUNTS_KEY_PREFIXES.account}${accountId}`;
+export const apiKeyKey = (sha256: string): string => `${ACCOUNTS_KEY_PREFIXES.key}${sha256}`;
+export const usageKey = (accountId: string, month: string): string =>
+  `${ACCOUNTS_KEY_PREFIXES.usage}${accountId}#${month}`;
+
+/** The IAM `StringLike` patterns of every partition key of these kinds of item: each kind's prefix, then `*`. */
+export const accountsItemPatterns = (kinds: readonly AccountsItemKind[]): string[] =>
+  kinds.map((kind) => `${ACCOUNTS_KEY_PREFIXES[kind]}*`);

@@ -1,0 +1,73 @@
+/**
+ * The count a release is judged by: one EMF line per 5xx answer of a released function, naming the function and the
+ * published version that gave it, so the release alarm (lib/release.ts) can divide one version's 5xx answers by
+ * that version's invocations. Every endpoint catches its failures and answers 500 or 503, which Lambda's `Errors`
+ * never sees; this count does. Nothing is written for any other answer, so the usual request pays nothing, and
+ * the emitter is created at the first 5xx, not at init.
+ *
+ * The two handler chains (api-handler.ts, dashboard-handler.ts) count through `serverErrorCount`, the authorizer's
+ * entry through `countServerError`; both end in `countServerError`, the one place the line is written.
+ */
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { METRIC_DIMENSIONS, RELEASE_METRICS } from '../metric-names';
+import { Metrics, MetricUnit } from '../observability';
+import type { HttpResponse } from './responses';
+
+/** The function and the published version this process runs, as Lambda names them in its environment. */
+export interface ReleasedVersion {
+  functionName: string;
+  version: string;
+}
+
+/**
+ * Lambda sets both variables in every execution environment; AWS_LAMBDA_FUNCTION_VERSION is the version that
+ * runs, also when the alias `live` was invoked. Outside Lambda (the local server, tests) there is no version to
+ * judge, so nothing is counted.
+ */
+export function releasedVersion(env: NodeJS.ProcessEnv = process.env): ReleasedVersion | undefined {
+  const functionName = env.AWS_LAMBDA_FUNCTION_NAME;
+  const version = env.AWS_LAMBDA_FUNCTION_VERSION;
+  return functionName && version ? { functionName, version } : undefined;
+}
+
+export function isServerError(statusCode: number): boolean {
+  return statusCode >= 500 && statusCode <= 599;
+}
+
+let emitter: Metrics | undefined;
+
+/** Writes one `ServerErrors` count of 1 for `released`; nothing outside Lambda. */
+export function countServerError(released: ReleasedVersion | undefined = releasedVersion(), metrics?: Metrics): void {
+  if (!released) return;
+  if (!metrics) emitter ??= new Metrics();
+  (metrics ?? (emitter as Metrics))
+    .addDimension(METRIC_DIMENSIONS.function, released.functionName)
+    .addDimension(METRIC_DIMENSIONS.version, released.version)
+    .addMetric(RELEASE_METRICS.serverErrors, MetricUnit.Count, 1)
+    .publishStoredMetrics();
+}
+
+type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, HttpResponse, Error, Context>;
+
+export interface ServerErrorCountOptions {
+  /**
+   * A 5xx that passes on another function's answer rather than this version's own: the public API's 503 for the
+   * authorizer's `unavailable` verdict, which the authorizer counts against its own version.
+   */
+  relayed?: (event: APIGatewayProxyEvent) => boolean;
+}
+
+/**
+ * Registered first in a chain, so its `after` and `onError` run last and see the status the client gets, whatever
+ * the error envelope and the final headers made of it. A request passes exactly one of the two.
+ */
+export function serverErrorCount(options: ServerErrorCountOptions = {}): Middleware {
+  const count = (request: middy.Request<APIGatewayProxyEvent, HttpResponse, Error, Context>) => {
+    const status = request.response?.statusCode;
+    if (status === undefined || !isServerError(status)) return;
+    if (options.relayed?.(request.event)) return;
+    countServerError();
+  };
+  return { after: count, onError: count };
+}
