@@ -2,6 +2,10 @@
  * The API reference as one self-contained HTML page (inline CSS, no scripts, no external requests), rendered
  * from the OpenAPI document alone: whatever the page says, the document says. Operations that name their own
  * server and security (the account dashboard's API) are shown with that base URL and credential.
+ *
+ * It works at phone width without a script: under BREAKPOINT_PX the sidebar becomes a collapsible "Contents"
+ * disclosure at the top, and wide tables and code scroll inside their own keyboard-focusable region, so the page
+ * itself never scrolls sideways.
  */
 import type {
   HeaderObject,
@@ -40,6 +44,9 @@ function markdown(text: string): string {
     })
     .join('\n');
 }
+
+/** A path that a narrow column breaks before a `/` rather than inside a word. */
+const breakable = (path: string): string => escapeHtml(path).replace(/(?<=.)\//g, '<wbr>/');
 
 const slug = (text: string): string =>
   text
@@ -143,13 +150,24 @@ function fieldsOf(doc: OpenApiDocument, raw: JsonSchema, prefix = '', required =
   return rows;
 }
 
-function table(head: string[], rows: string[][], className = ''): string {
+/**
+ * A region that scrolls sideways by itself when its content is wider than the column. It takes keyboard focus, so
+ * what is out of view can be scrolled to without a pointer, and its label names it when it does.
+ */
+const scrollRegion = (label: string, className = '') =>
+  `class="${['scroll', className].filter(Boolean).join(' ')}" tabindex="0" role="region" aria-label="${escapeHtml(label)}"`;
+
+/** Preformatted text (a shell session, a JSON body) in its own scroll region. */
+const pre = (label: string, text: string, className = ''): string =>
+  `<pre ${scrollRegion(label, className)}>${escapeHtml(text)}</pre>`;
+
+function table(label: string, head: string[], rows: string[][], className = ''): string {
   return [
-    `<table${className ? ` class="${className}"` : ''}><thead><tr>`,
+    `<div ${scrollRegion(label)}><table${className ? ` class="${className}"` : ''}><thead><tr>`,
     ...head.map((h) => `<th>${h}</th>`),
     '</tr></thead><tbody>',
     ...rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join('')}</tr>`),
-    '</tbody></table>',
+    '</tbody></table></div>',
   ].join('');
 }
 
@@ -160,6 +178,7 @@ function parametersSection(
   doc: OpenApiDocument,
   parameters: readonly ParameterObject[],
   credential: 'key' | 'token',
+  name: string,
 ): string {
   if (parameters.length === 0) return `<p class="muted">No parameters; the ${credential} identifies the account.</p>`;
   const rows = parameters.map((p) => [
@@ -172,7 +191,7 @@ function parametersSection(
       : `<code>${escapeHtml(String(p.schema.default))}</code>`,
     markdown(p.description),
   ]);
-  return table(['Name', 'In', 'Required', 'Schema', 'Default', 'Description'], rows, 'params');
+  return table(`Parameters of ${name}`, ['Name', 'In', 'Required', 'Schema', 'Default', 'Description'], rows, 'params');
 }
 
 /** A shell word in single quotes. */
@@ -209,7 +228,7 @@ function headerList(headers: ResponseObject['headers']): string {
   return own.join(' ');
 }
 
-function responsesSection(responses: Record<string, ResponseObject>): string {
+function responsesSection(responses: Record<string, ResponseObject>, name: string): string {
   const rows = Object.entries(responses).map(([status, response]) => {
     const codes = response['x-error-codes'] ?? [];
     const first = response.description.split('\n')[0] ?? '';
@@ -223,11 +242,11 @@ function responsesSection(responses: Record<string, ResponseObject>): string {
       headerList(response.headers),
     ];
   });
-  return table(['Status', 'Meaning', 'Error codes', 'Headers'], rows, 'responses');
+  return table(`Responses of ${name}`, ['Status', 'Meaning', 'Error codes', 'Headers'], rows, 'responses');
 }
 
 /** The fields of a request body, with its example. */
-function requestBodySection(doc: OpenApiDocument, operation: OperationObject): string {
+function requestBodySection(doc: OpenApiDocument, operation: OperationObject, name: string): string {
   const body = operation.requestBody;
   const content = body?.content['application/json'];
   if (!body || !content) return '';
@@ -240,7 +259,7 @@ function requestBodySection(doc: OpenApiDocument, operation: OperationObject): s
   return [
     '<h4>Request body</h4>',
     markdown(body.description),
-    table(['Field', 'Type', 'Presence', 'Description'], rows, 'fields'),
+    table(`Request body of ${name}`, ['Field', 'Type', 'Presence', 'Description'], rows, 'fields'),
   ].join('\n');
 }
 
@@ -256,23 +275,24 @@ function operationSection(doc: OpenApiDocument, { method, path, operation }: Ope
     f.required ? yes : no,
     inline(f.description),
   ]);
+  const name = `${method} ${server}${path}`;
   return [
     `<article class="operation" id="op-${slug(operation.operationId)}">`,
     `<h3><span class="method">${method}</span> <code class="path">${escapeHtml(server + path)}</code></h3>`,
     `<p class="summary">${inline(operation.summary)}</p>`,
     markdown(operation.description),
     '<h4>Parameters</h4>',
-    parametersSection(doc, operation.parameters, operation.security ? 'token' : 'key'),
-    requestBodySection(doc, operation),
+    parametersSection(doc, operation.parameters, operation.security ? 'token' : 'key', name),
+    requestBodySection(doc, operation, name),
     '<h4>Example request</h4>',
-    `<pre class="shell">${escapeHtml(curlOf(method, path, operation))}</pre>`,
+    pre(`Example request of ${name}`, curlOf(method, path, operation), 'shell'),
     '<h4>Responses</h4>',
-    responsesSection(operation.responses),
+    responsesSection(operation.responses, name),
     `<h4>Response body (${successStatus})</h4>`,
-    table(['Field', 'Type', 'Presence', 'Description'], fieldRows, 'fields'),
+    table(`Response body of ${name}`, ['Field', 'Type', 'Presence', 'Description'], fieldRows, 'fields'),
     okContent?.example === undefined
       ? ''
-      : `<details><summary>Example ${successStatus} body</summary><pre>${escapeHtml(JSON.stringify(okContent.example, null, 2))}</pre></details>`,
+      : `<details><summary>Example ${successStatus} body</summary>${pre(`Example ${successStatus} body of ${name}`, JSON.stringify(okContent.example, null, 2))}</details>`,
     '</article>',
   ].join('\n');
 }
@@ -283,7 +303,7 @@ function headersSection(doc: OpenApiDocument): string {
     inline(header.description),
     header.example === undefined ? '' : `<code>${escapeHtml(String(header.example))}</code>`,
   ]);
-  return table(['Header', 'Meaning', 'Example'], rows, 'headers');
+  return table('Rate-limit and other response headers', ['Header', 'Meaning', 'Example'], rows, 'headers');
 }
 
 function errorCatalog(doc: OpenApiDocument): string {
@@ -293,45 +313,66 @@ function errorCatalog(doc: OpenApiDocument): string {
     inline(entry.when),
     `<span class="muted">${escapeHtml(entry.message)}</span>`,
   ]);
-  return table(['Status', 'Code', 'When', 'Default message'], rows, 'catalog');
+  return table('Error catalog', ['Status', 'Code', 'When', 'Default message'], rows, 'catalog');
 }
+
+/** Below this viewport width the sidebar becomes the "Contents" disclosure above the reference. */
+export const BREAKPOINT_PX = 860;
+
+const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
 
 const STYLE = `
 :root { --ink: #1d2330; --muted: #5d6677; --line: #dde2ea; --soft: #f5f7fa; --accent: #0b6bcb; --code: #eef2f7; }
 * { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
 body { margin: 0; font: 15px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   color: var(--ink); background: #fff; }
-a { color: var(--accent); text-decoration: none; }
-a:hover { text-decoration: underline; }
-code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
+a { color: var(--accent); text-decoration: underline; text-decoration-thickness: 1px; text-underline-offset: 2px; }
+a:hover { text-decoration-thickness: 2px; }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+code, pre { font-family: ${MONO}; font-size: 13px; }
 code { background: var(--code); padding: 1px 5px; border-radius: 4px; white-space: nowrap; }
-pre { background: #17202e; color: #e6edf6; padding: 12px 14px; border-radius: 6px; overflow-x: auto; margin: 8px 0 16px; }
+pre { background: #17202e; color: #e6edf6; padding: 12px 14px; border-radius: 6px; margin: 8px 0 16px; }
 pre code { background: none; padding: 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
+pre.scroll:focus-visible { outline-offset: 1px; }
+.skip { position: absolute; left: 12px; top: -60px; z-index: 2; background: #fff; padding: 8px 12px;
+  border: 2px solid var(--accent); border-radius: 6px; }
+.skip:focus { top: 12px; }
 header.top { padding: 22px 32px; border-bottom: 1px solid var(--line); background: var(--soft); }
 header.top h1 { margin: 0; font-size: 24px; }
-header.top .version { font-size: 13px; font-weight: 500; color: var(--muted); margin-left: 8px; }
+header.top .version { font-size: 13px; font-weight: 500; color: var(--muted); margin-left: 8px; white-space: nowrap; }
 header.top p { margin: 4px 0 0; color: var(--muted); }
 .layout { display: grid; grid-template-columns: 290px minmax(0, 1fr); }
 nav { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; padding: 20px 16px 20px 28px;
   border-right: 1px solid var(--line); font-size: 14px; }
-nav h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 18px 0 6px; }
-nav h2:first-child { margin-top: 0; }
+.toc { margin: 0; }
+.toc > summary { cursor: pointer; font-weight: 600; color: var(--ink); }
+nav h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 18px 0 6px;
+  padding: 0; border: 0; }
+.toc-body > h2:first-child { margin-top: 0; }
 nav ul { list-style: none; margin: 0; padding: 0; }
 nav li { margin: 4px 0; }
-nav li a { display: flex; align-items: baseline; }
+nav li a { display: flex; align-items: baseline; text-decoration: none; }
+nav li a:hover { text-decoration: underline; }
 nav .m { flex: none; width: 32px; font-size: 10px; font-weight: 700; color: #1a7f37; }
-nav .p { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 12px;
-  overflow-wrap: anywhere; }
-main { padding: 8px 40px 60px; max-width: 1100px; }
+nav .m.long { width: 50px; }
+nav .p { font-family: ${MONO}; font-size: 12px; overflow-wrap: anywhere; }
+main { padding: 8px 40px 60px; max-width: 1100px; min-width: 0; }
 section { padding-top: 12px; }
 h2 { font-size: 21px; margin: 28px 0 10px; padding-bottom: 6px; border-bottom: 1px solid var(--line); }
 h3 { font-size: 17px; margin: 0 0 4px; display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
+h3.topic { font-size: 13px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 18px 0 6px;
+  gap: 6px; }
+h3.topic code { text-transform: none; letter-spacing: 0; color: var(--ink); }
 h4 { font-size: 13px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 18px 0 6px; }
-.operation { border: 1px solid var(--line); border-radius: 8px; padding: 18px 22px 8px; margin: 18px 0 26px; }
+.operation { border: 1px solid var(--line); border-radius: 8px; padding: 18px 22px 8px; margin: 18px 0 26px;
+  scroll-margin-top: 12px; }
 .operation .summary { font-size: 16px; margin: 2px 0 8px; }
 .method { background: #1a7f37; color: #fff; font-size: 12px; font-weight: 700; padding: 3px 8px; border-radius: 4px; }
-code.path { font-size: 15px; background: none; padding: 0; }
-table { border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 14px; }
+code.path { font-size: 15px; background: none; padding: 0; overflow-wrap: anywhere; white-space: normal; }
+div.scroll { margin: 6px 0 12px; }
+table { border-collapse: collapse; width: 100%; font-size: 14px; }
 th, td { text-align: left; vertical-align: top; padding: 7px 10px; border-bottom: 1px solid var(--line); }
 th { background: var(--soft); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 td p { margin: 0 0 4px; }
@@ -346,14 +387,48 @@ code.type { background: none; padding: 0; color: #6a3fb5; white-space: normal; w
 .s3 { background: #ddf4ff; color: #0550ae; }
 .s4 { background: #fff1e5; color: #953800; }
 .s5 { background: #ffebe9; color: #a40e26; }
-a.code { display: inline-block; white-space: nowrap; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px;
-  background: var(--code); padding: 1px 6px; border-radius: 4px; margin: 1px 2px; color: var(--ink); }
+a.code { display: inline-block; white-space: nowrap; font-family: ${MONO}; font-size: 12px;
+  background: var(--code); padding: 1px 6px; border-radius: 4px; margin: 1px 2px; color: var(--ink);
+  text-decoration-color: #8a93a3; }
 table.responses td:nth-child(4) code { font-size: 11px; margin: 1px 0; display: inline-block; }
 table.responses td:first-child, table.catalog td:first-child, table.catalog td:nth-child(2),
 table.headers td:first-child, table.params td:first-child, table.fields td:first-child { white-space: nowrap; }
-details { margin: 4px 0 14px; }
+details:not(.toc) { margin: 4px 0 14px; }
 summary { cursor: pointer; color: var(--accent); font-size: 14px; }
-nav .m.long { width: 50px; }
+.to-contents { display: none; }
+/* The wide layout: the disclosure is the sidebar, always open. Where ::details-content is unknown, its summary stays,
+   so the navigation can still be opened. */
+@media (min-width: ${BREAKPOINT_PX}px) {
+  .toc::details-content { content-visibility: visible; display: contents; }
+  @supports selector(::details-content) { .toc > summary { display: none; } }
+}
+/* The narrow layout: the navigation is a disclosure above the reference, and every wide block scrolls by itself. */
+@media (max-width: ${BREAKPOINT_PX - 0.02}px) {
+  header.top { padding: 16px; }
+  header.top h1 { font-size: 21px; }
+  header.top .version { display: block; margin: 2px 0 0; }
+  .layout { display: block; }
+  nav { position: static; max-height: none; overflow: visible; padding: 0; border-right: 0;
+    border-bottom: 1px solid var(--line); }
+  .toc > summary { padding: 12px 16px; font-size: 16px; color: var(--accent); }
+  .toc[open] > summary { border-bottom: 1px solid var(--line); }
+  .toc-body { padding: 14px 16px 18px; }
+  nav li { margin: 0; }
+  nav li a { padding: 7px 0; }
+  main { padding: 4px 16px 72px; }
+  h2 { font-size: 19px; }
+  .operation { padding: 14px 12px 6px; margin: 14px 0 20px; }
+  code.path { font-size: 14px; }
+  p code, li code { white-space: normal; overflow-wrap: anywhere; }
+  /* Squeezed to the phone's width a table's columns turn into a few letters a line: it keeps a readable width and
+     scrolls sideways in its region instead. */
+  div.scroll > table { min-width: 640px; }
+  table.fields td:nth-child(2), table.params td:nth-child(4) { min-width: 11em; }
+  table.fields td:last-child, table.params td:last-child, table.catalog td:nth-child(3) { min-width: 15em; }
+  .to-contents { display: block; position: fixed; right: 12px; bottom: 12px; z-index: 1; padding: 8px 14px;
+    background: var(--ink); color: #fff; border-radius: 20px; font-size: 14px; text-decoration: none;
+    box-shadow: 0 2px 8px rgba(0, 0, 0, .25); }
+}
 `;
 
 /**
@@ -369,14 +444,31 @@ function ownAccess(doc: OpenApiDocument, operations: readonly Operation[]): stri
   return [
     `<p>Base URL: <code>${escapeHtml(server.url)}</code>. ${inline(server.description)} The examples below use ` +
       `<code>${OWN_BASE_VARIABLE}</code> for it and <code>TOKEN</code> for an ID token:</p>`,
-    `<pre class="shell">${OWN_BASE_VARIABLE}=http://127.0.0.1:3000${escapeHtml(server.url)}\nTOKEN=…   # the IdToken of InitiateAuth</pre>`,
-    `<h4 id="auth-${slug(schemeName)}">Authentication: <code>${escapeHtml(schemeName)}</code></h4>`,
+    pre(
+      `Shell variables of the ${server.url} examples`,
+      `${OWN_BASE_VARIABLE}=http://127.0.0.1:3000${server.url}\nTOKEN=…   # the IdToken of InitiateAuth`,
+      'shell',
+    ),
+    // An h3, as the operations after it: a heading of this tag's section, never a level below the section's h2.
+    `<h3 class="topic" id="auth-${slug(schemeName)}">Authentication: <code>${escapeHtml(schemeName)}</code></h3>`,
     markdown(String(scheme.description ?? '')),
   ].join('\n');
 }
 
+export interface ReferencePageOptions {
+  /**
+   * The site's icon (SVG text). The page carries it as a data: URL, so it stays self-contained and the browser
+   * asks no server for an icon; without it, the page names none.
+   */
+  icon?: string;
+}
+
 /** The reference page of a document. `specHref` is where the page links the JSON document. */
-export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi.json'): string {
+export function renderReferencePage(
+  doc: OpenApiDocument,
+  specHref = '../openapi.json',
+  options: ReferencePageOptions = {},
+): string {
   const operations = operationsOf(doc);
   const scheme = Object.values(doc.components.securitySchemes)[0] ?? {};
   const server = doc.servers[0];
@@ -400,7 +492,7 @@ export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi
         `<h2>${escapeHtml(tag.name)}</h2><ul>`,
         ...ops.map(
           (op) =>
-            `<li><a href="#op-${slug(op.operation.operationId)}"><span class="${methodClass}">${op.method}</span><span class="p">${escapeHtml(`${op.operation.servers?.[0]?.url ?? ''}${op.path}`)}</span></a></li>`,
+            `<li><a href="#op-${slug(op.operation.operationId)}"><span class="${methodClass}">${op.method}</span> <span class="p">${breakable(`${op.operation.servers?.[0]?.url ?? ''}${op.path}`)}</span></a></li>`,
         ),
         '</ul>',
       ];
@@ -414,7 +506,11 @@ export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi
     server
       ? `<p>Base URL: <code>${escapeHtml(server.url)}</code>. ${inline(server.description)} The examples below ` +
         'use <code>BASE</code> for it and <code>KEY</code> for a key:</p>' +
-        `<pre class="shell">BASE=http://127.0.0.1:3000${escapeHtml(server.url)}\nKEY=$(node -p 'require("./.data/demo-keys.json").pro')</pre>`
+        pre(
+          'Shell variables of the examples',
+          `BASE=http://127.0.0.1:3000${server.url}\nKEY=$(node -p 'require("./.data/demo-keys.json").pro')`,
+          'shell',
+        )
       : '',
     '</section>',
     '<section id="authentication"><h2>Authentication</h2>',
@@ -438,7 +534,17 @@ export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi
     '<p>Every failure has the same body, with <code>Cache-Control: no-store</code> and <code>X-Request-Id</code>. ' +
       'Clients branch on <code>error.code</code>; <code>error.param</code> names the one input at fault, when ' +
       'there is one.</p>',
-    `<pre>${escapeHtml(JSON.stringify({ success: false, error: { code: 'unsupported-currency', message: "Currency 'XYZ' is not supported.", param: 'to' } }, null, 2))}</pre>`,
+    pre(
+      'Example error body',
+      JSON.stringify(
+        {
+          success: false,
+          error: { code: 'unsupported-currency', message: "Currency 'XYZ' is not supported.", param: 'to' },
+        },
+        null,
+        2,
+      ),
+    ),
     errorCatalog(doc),
     '</section>',
   ].join('\n');
@@ -451,12 +557,21 @@ export function renderReferencePage(doc: OpenApiDocument, specHref = '../openapi
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title>`,
+    options.icon === undefined
+      ? ''
+      : `<link rel="icon" type="image/svg+xml" href="${escapeHtml(`data:image/svg+xml,${encodeURIComponent(options.icon.trim())}`)}">`,
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
+    '<a class="skip" href="#reference">Skip to the reference</a>',
     `<header class="top"><h1>${escapeHtml(doc.info.title)}<span class="version">v${escapeHtml(doc.info.version)} · OpenAPI ${escapeHtml(doc.openapi)}</span></h1>`,
     `<p>${inline(doc.info.summary)}</p></header>`,
-    `<div class="layout"><nav>${nav}</nav><main>${main}</main></div>`,
+    '<div class="layout">',
+    // One navigation for both layouts: a disclosure that the wide layout keeps open as the sidebar (STYLE).
+    `<nav id="contents" aria-label="Contents"><details class="toc"><summary>Contents</summary><div class="toc-body">${nav}</div></details></nav>`,
+    // The phone layout's way back to the navigation, floating; inside main, as all content is in a landmark.
+    `<main id="reference">${main}\n<a class="to-contents" href="#contents">Contents</a></main>`,
+    '</div>',
     '</body>',
     '</html>',
     '',

@@ -2,7 +2,7 @@
  * The documentation site: the OpenAPI document and its reference page, as files. `npm run build:docs` writes
  * them; the local gateway serves the same bytes at /openapi.json and /docs/.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument } from './openapi';
 import { renderReferencePage } from './reference-page';
@@ -11,11 +11,16 @@ import { renderReferencePage } from './reference-page';
 export const OPENAPI_FILE = 'openapi.json';
 export const REFERENCE_PAGE_FILE = 'docs/index.html';
 
+/** The site's one icon, the dashboard's (web/); the reference page carries it inline. */
+export const ICON_SOURCE = join(import.meta.dirname, '../web/favicon.svg');
+
 /**
- * The reference page's Content-Security-Policy: it has no scripts and loads nothing, and its one stylesheet is
- * inline. Wherever the page is served (the dashboard's distribution on AWS), it is served with this policy.
+ * The reference page's Content-Security-Policy: it has no scripts and loads nothing; its one stylesheet is inline
+ * and its icon a data: URL. Wherever the page is served (the dashboard's distribution on AWS), it is served with
+ * this policy.
  */
-export const REFERENCE_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+export const REFERENCE_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 export interface SiteFiles {
   [OPENAPI_FILE]: string;
@@ -26,7 +31,9 @@ export function buildSite(): SiteFiles {
   const document = buildOpenApiDocument();
   return {
     [OPENAPI_FILE]: `${JSON.stringify(document, null, 2)}\n`,
-    [REFERENCE_PAGE_FILE]: renderReferencePage(document, `../${OPENAPI_FILE}`),
+    [REFERENCE_PAGE_FILE]: renderReferencePage(document, `../${OPENAPI_FILE}`, {
+      icon: readFileSync(ICON_SOURCE, 'utf8'),
+    }),
   };
 }
 

@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildOpenApiDocument, DASHBOARD_SECURITY_SCHEME, DASHBOARD_TAG } from '../../../api-docs/openapi';
-import { renderReferencePage } from '../../../api-docs/reference-page';
-import { buildSite, OPENAPI_FILE, REFERENCE_PAGE_FILE } from '../../../api-docs/site';
+import { BREAKPOINT_PX, renderReferencePage } from '../../../api-docs/reference-page';
+import { buildSite, ICON_SOURCE, OPENAPI_FILE, REFERENCE_PAGE_CSP, REFERENCE_PAGE_FILE } from '../../../api-docs/site';
 import { ERROR_CATALOG } from '../../../lambdas/core/domain/errors';
 import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES } from '../../../lambdas/core/http/dashboard-routes';
 import { API_BASE_PATH, ROUTES } from '../../../lambdas/core/http/routes';
@@ -84,7 +84,7 @@ describe('the reference page', () => {
         for (const code of response['x-error-codes'] ?? []) expect(section).toContain(`href="#error-${code}"`);
       }
       expect(section).toContain(`Response body (${route.successStatus})`);
-      const curl = /<pre class="shell">(curl [^<]*)<\/pre>/.exec(section)?.[1] ?? '';
+      const curl = /<pre class="scroll shell"[^>]*>(curl [^<]*)<\/pre>/.exec(section)?.[1] ?? '';
       expect(curl).toContain('-H &quot;Authorization: Bearer $TOKEN&quot;');
       expect(curl).not.toContain('X-API-Key');
       expect(curl.includes(`-X ${route.method}`)).toBe(route.method !== 'GET');
@@ -106,9 +106,10 @@ describe('the reference page', () => {
     expect(section).toContain(`Authentication: <code>${DASHBOARD_SECURITY_SCHEME}</code>`);
     expect(section).toContain('<code>401 unauthenticated</code>');
     for (const route of DASHBOARD_ROUTES) expect(section).toContain(`id="op-${route.id}"`);
-    const nav = html.slice(html.indexOf('<nav>'), html.indexOf('</nav>'));
+    const nav = html.slice(html.indexOf('<nav '), html.indexOf('</nav>'));
     expect(nav).toContain(`<h2>${DASHBOARD_TAG}</h2>`);
-    expect(nav).toContain(`<span class="p">${DASHBOARD_BASE_PATH}/keys/{keyId}</span>`);
+    // A narrow column breaks the path before a slash, not inside a word.
+    expect(nav).toContain(`<span class="p">${DASHBOARD_BASE_PATH}<wbr>/keys<wbr>/{keyId}</span>`);
     // The public operations keep the key and the document's server.
     expect(sectionOf('quota')).not.toContain('Authorization');
     expect(html.slice(0, start)).not.toContain('DASHBOARD_API');
@@ -130,6 +131,55 @@ describe('the reference page', () => {
       expect(html).toContain(`<code>${name}</code>`);
     }
     for (const code of Object.keys(ERROR_CATALOG)) expect(html).toContain(`id="error-${code}"`);
+  });
+
+  it('carries the site icon inline in the built page, the one thing its CSP lets it show beside its style', () => {
+    expect(html).not.toContain('rel="icon"');
+    const built = buildSite()[REFERENCE_PAGE_FILE];
+    const links = [...built.matchAll(/<link [^>]*>/g)].map((m) => m[0]);
+    expect(links).toHaveLength(1);
+    const href = /^<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,([^"]+)">$/.exec(links[0] ?? '');
+    expect(decodeURIComponent(href?.[1] ?? '')).toBe(readFileSync(ICON_SOURCE, 'utf8').trim());
+    expect(built).not.toMatch(/<script|<img|<iframe|@import|url\(|\ssrc=/i);
+    expect(REFERENCE_PAGE_CSP.split('; ').sort()).toEqual([
+      "base-uri 'none'",
+      "default-src 'none'",
+      "form-action 'none'",
+      'img-src data:',
+      "style-src 'unsafe-inline'",
+    ]);
+  });
+
+  it('puts every table and every block of code in its own labelled, focusable scroll region', () => {
+    const tables = html.match(/<table/g) ?? [];
+    const wrapped = html.match(/<div class="scroll" tabindex="0" role="region" aria-label="[^"]+"><table/g) ?? [];
+    expect(tables.length).toBeGreaterThan(20);
+    expect(wrapped).toHaveLength(tables.length);
+    const pres = html.match(/<pre[^>]*>/g) ?? [];
+    expect(pres.length).toBeGreaterThan(10);
+    for (const pre of pres)
+      expect(pre).toMatch(/^<pre class="scroll[^"]*" tabindex="0" role="region" aria-label="[^"]+">$/);
+    // Screen readers list regions by name: no two share one.
+    const labels = [...html.matchAll(/role="region" aria-label="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+
+  it('never skips a heading level on the way down', () => {
+    const levels = [...html.matchAll(/<h([1-6])[\s>]/g)].map((m) => Number(m[1]));
+    expect(levels[0]).toBe(1);
+    const skips = levels.flatMap((level, i) =>
+      i > 0 && level > (levels[i - 1] ?? 0) + 1 ? [[levels[i - 1], level]] : [],
+    );
+    expect(skips).toEqual([]);
+  });
+
+  it('offers one navigation, a disclosure the wide layout keeps open, and a way past it', () => {
+    expect(html.match(/<nav[\s>]/g)).toHaveLength(1);
+    expect(html).toContain('<nav id="contents" aria-label="Contents"><details class="toc"><summary>Contents</summary>');
+    expect(html).toContain('<a class="skip" href="#reference">Skip to the reference</a>');
+    expect(html).toContain('<main id="reference">');
+    expect(html).toContain('<a class="to-contents" href="#contents">Contents</a></main>');
+    expect(html).toContain(`@media (min-width: ${BREAKPOINT_PX}px)`);
   });
 
   it('escapes what it prints', () => {
