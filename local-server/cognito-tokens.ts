@@ -2,7 +2,8 @@
  * The local gateway's stand-in for API Gateway's Cognito user pool authorizer on the dashboard API: it accepts an
  * ID token of the pool's app client and nothing else. Checked, in this order: three base64url parts; an RS256
  * header whose `kid` is in the pool's JWKS; the signature; `iss` is the pool; `token_use` is `id`; `aud` is the
- * app client; `exp` is in the future (and `iat` not in it). Any failure is one answer, as on AWS: unauthorized.
+ * app client; `exp` is in the future (and `iat` not in it); `sub` names a user. Any failure is one answer, as on
+ * AWS: unauthorized.
  */
 import { createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
 
@@ -76,6 +77,8 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
     if (claims.iss !== options.issuer || claims.token_use !== 'id' || claims.aud !== options.clientId) return undefined;
     if (typeof claims.exp !== 'number' || claims.exp <= now) return undefined;
     if (typeof claims.iat === 'number' && claims.iat > now + SKEW_SECONDS) return undefined;
+    // Every token Cognito issues names its user; one that does not is forged, and no account can be its owner.
+    if (typeof claims.sub !== 'string' || claims.sub === '') return undefined;
     return claims;
   }
 

@@ -69,18 +69,23 @@ export function createDashboardApi(options: {
   /** e.g. `/api`, without a trailing slash. */
   base: string;
   fetch: typeof fetch;
-  /** The current ID token, or null when signed out. */
+  /** The current ID token, or null when signed out or about to expire. */
   idToken: () => string | null;
+  /**
+   * Renews the ID token with the session's refresh token; true when a new one is in place. Tried once when there is
+   * no current token and once when the API answers 401, before the page gives up and asks to sign in again.
+   */
+  refresh?: () => Promise<boolean>;
 }): DashboardApi {
-  async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object): Promise<T> {
-    const token = options.idToken();
-    if (token === null) throw new ApiFailure(401, 'unauthenticated', 'not signed in');
+  const renewed = async (): Promise<string | null> =>
+    options.refresh && (await options.refresh()) ? options.idToken() : null;
+
+  async function send(method: string, path: string, token: string, body?: object): Promise<Response> {
     // The raw ID token, with no scheme: what API Gateway's Cognito user pool authorizer reads from the header.
     const headers: Record<string, string> = { Authorization: token, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    let response: Response;
     try {
-      response = await options.fetch(`${options.base}${path}`, {
+      return await options.fetch(`${options.base}${path}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -88,6 +93,17 @@ export function createDashboardApi(options: {
       });
     } catch (error) {
       throw new ApiFailure(0, NETWORK_ERROR, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object): Promise<T> {
+    const token = options.idToken() ?? (await renewed());
+    if (token === null) throw new ApiFailure(401, 'unauthenticated', 'not signed in');
+    let response = await send(method, path, token, body);
+    if (response.status === 401) {
+      // A token the API no longer accepts (a server whose pool changed, a clock that disagrees): renewed once.
+      const fresh = await renewed();
+      if (fresh !== null) response = await send(method, path, fresh, body);
     }
     const text = await response.text().catch(() => '');
     return parseEnvelope<T>(response.status, text, response.headers.get('retry-after'));

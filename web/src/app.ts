@@ -11,8 +11,11 @@ export interface Notice {
 }
 
 /**
- * The signed-in holder. It lives in this object only: nothing is written to localStorage, sessionStorage or a
- * cookie, so a reload or a closed tab signs out.
+ * The signed-in holder. The ID and access tokens live in this object only. The refresh token (and the address) is
+ * also kept in this tab's sessionStorage, never localStorage or a cookie: a reload renews the session with it, while
+ * another tab, a closed tab or a sign-out (which also revokes it with GlobalSignOut) ends it. Any script running
+ * in the page could read it, as it could use the tokens in memory; the page's CSP admits its own script only, and
+ * it writes no HTML from data.
  */
 export interface Session {
   email: string;

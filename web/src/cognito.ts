@@ -17,6 +17,8 @@ export interface Tokens {
   accessToken: string;
   /** Epoch milliseconds after which the ID token is refused. */
   expiresAt: number;
+  /** Given on sign-in only: a refresh answers new ID and access tokens, not a new refresh token. */
+  refreshToken?: string;
 }
 
 /** A refusal from Cognito, or `NetworkError` when no answer came back. */
@@ -77,12 +79,18 @@ export function tokensFromAuthResult(body: unknown, now: number): Tokens {
   const result = (body as { AuthenticationResult?: Record<string, unknown> } | null)?.AuthenticationResult;
   const idToken = result?.IdToken;
   const accessToken = result?.AccessToken;
+  const refreshToken = result?.RefreshToken;
   const expiresIn = result?.ExpiresIn;
   if (typeof idToken !== 'string' || typeof accessToken !== 'string') {
     // A challenge (new password required, MFA) instead of tokens: this pool is not set up for what the page does.
     throw new CognitoError('UnsupportedChallenge', 'sign-in asked for a step this page does not support');
   }
-  return { idToken, accessToken, expiresAt: now + (typeof expiresIn === 'number' ? expiresIn : 3600) * 1000 };
+  return {
+    idToken,
+    accessToken,
+    expiresAt: now + (typeof expiresIn === 'number' ? expiresIn : 3600) * 1000,
+    ...(typeof refreshToken === 'string' && refreshToken !== '' ? { refreshToken } : {}),
+  };
 }
 
 export interface CognitoClient {
@@ -90,6 +98,8 @@ export interface CognitoClient {
   confirmSignUp(email: string, code: string): Promise<void>;
   resendCode(email: string): Promise<void>;
   signIn(email: string, password: string): Promise<Tokens>;
+  /** New ID and access tokens for a refresh token; NotAuthorizedException once it is revoked or expired. */
+  refresh(refreshToken: string): Promise<Tokens>;
   forgotPassword(email: string): Promise<void>;
   confirmForgotPassword(email: string, code: string, password: string): Promise<void>;
   /** Ends every session of the user; a failure is ignored, since the page forgets its tokens anyway. */
@@ -142,6 +152,15 @@ export function createCognitoClient(options: {
         AuthFlow: 'USER_PASSWORD_AUTH',
         ClientId: clientId,
         AuthParameters: { USERNAME: email, PASSWORD: password },
+      });
+      return tokensFromAuthResult(body, started);
+    },
+    async refresh(refreshToken) {
+      const started = now();
+      const body = await call('InitiateAuth', {
+        AuthFlow: 'REFRESH_TOKEN_AUTH',
+        ClientId: clientId,
+        AuthParameters: { REFRESH_TOKEN: refreshToken },
       });
       return tokensFromAuthResult(body, started);
     },

@@ -1,13 +1,14 @@
 /**
- * The dashboard's entry: reads /config.json, then draws the view the URL's hash names. Tokens live in this
- * module's closure only; a reload signs out.
+ * The dashboard's entry: reads /config.json, then draws the view the URL's hash names. The ID and access tokens
+ * live in this module's closure only; the refresh token is also kept in this tab's sessionStorage, so a reload
+ * renews the session instead of ending it (app.ts says what that costs and why it is kept there).
  */
 import { ApiFailure, createDashboardApi } from './api';
 import type { App, Notice, Session, ViewRenderer } from './app';
-import { createCognitoClient, type Tokens } from './cognito';
+import { CognitoError, createCognitoClient, type Tokens } from './cognito';
 import { type PageConfig, parseConfig } from './config';
 import { byId, fill, h } from './dom';
-import { apiMessage } from './messages';
+import { apiMessage, cognitoMessage } from './messages';
 import { hashOf, PRIVATE_VIEWS, routeFor, VIEW_TITLES, type View } from './routes';
 import { forgotView, signInView, signUpView, verifyView } from './views/auth';
 import { keysView } from './views/keys';
@@ -27,6 +28,35 @@ const RENDERERS: Readonly<Record<View, ViewRenderer>> = {
 /** Tokens this close to expiry count as expired, so a call does not leave with a token that dies on the way. */
 const EXPIRY_MARGIN_MS = 30_000;
 
+/** The sessionStorage entry that lets a reload of this tab renew its session. */
+const STORED_SESSION = 'fxrates.dashboard.session';
+
+interface StoredSession {
+  email: string;
+  refreshToken: string;
+}
+
+/** sessionStorage can be switched off, or full: then the session lasts until the next reload, as before. */
+function storeSession(value: StoredSession | null): void {
+  try {
+    if (value === null) sessionStorage.removeItem(STORED_SESSION);
+    else sessionStorage.setItem(STORED_SESSION, JSON.stringify(value));
+  } catch {
+    // Nothing to do: the session in memory is unaffected.
+  }
+}
+
+function storedSession(): StoredSession | null {
+  try {
+    const parsed = JSON.parse(sessionStorage.getItem(STORED_SESSION) ?? 'null') as Partial<StoredSession> | null;
+    return typeof parsed?.email === 'string' && typeof parsed.refreshToken === 'string'
+      ? { email: parsed.email, refreshToken: parsed.refreshToken }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 function showNotice(notice: Notice): void {
   const region = byId(notice.kind === 'error' ? 'alert' : 'status');
   fill(region, h('p', { class: `notice notice-${notice.kind}` }, notice.text));
@@ -37,8 +67,9 @@ function clearNotices(): void {
   fill(byId('status'));
 }
 
-function createApp(config: PageConfig): App & { render(): void } {
+function createApp(config: PageConfig): App & { render(): void; resume(): Promise<void> } {
   let session: Session | null = null;
+  let refreshing: Promise<boolean> | undefined;
   let generation = 0;
   let cleanup: (() => void) | undefined;
   let pending: Notice | undefined;
@@ -49,14 +80,45 @@ function createApp(config: PageConfig): App & { render(): void } {
     return session.tokens.idToken;
   };
 
-  const app: App & { render(): void } = {
+  const cognito = createCognitoClient({
+    endpoint: config.cognito.endpoint,
+    clientId: config.cognito.clientId,
+    fetch: (input, init) => fetch(input, init),
+  });
+
+  /** New tokens for the session's refresh token; one attempt at a time, whoever asks. */
+  const refresh = (): Promise<boolean> => {
+    const current = session;
+    const refreshToken = current?.tokens.refreshToken;
+    if (!current || refreshToken === undefined) return Promise.resolve(false);
+    refreshing ??= cognito
+      .refresh(refreshToken)
+      .then((tokens) => {
+        if (session !== current) return false;
+        session = { email: current.email, tokens: { ...tokens, refreshToken } };
+        return true;
+      })
+      .catch(() => false)
+      .finally(() => {
+        refreshing = undefined;
+      });
+    return refreshing;
+  };
+
+  const endSession = (): void => {
+    session = null;
+    storeSession(null);
+  };
+
+  const app: App & { render(): void; resume(): Promise<void> } = {
     config,
-    cognito: createCognitoClient({
-      endpoint: config.cognito.endpoint,
-      clientId: config.cognito.clientId,
+    cognito,
+    api: createDashboardApi({
+      base: config.apiBase,
       fetch: (input, init) => fetch(input, init),
+      idToken,
+      refresh,
     }),
-    api: createDashboardApi({ base: config.apiBase, fetch: (input, init) => fetch(input, init), idToken }),
     get session() {
       return session;
     },
@@ -80,12 +142,33 @@ function createApp(config: PageConfig): App & { render(): void } {
     signIn(email: string, tokens: Tokens) {
       session = { email, tokens };
       app.email = email;
+      storeSession(tokens.refreshToken === undefined ? null : { email, refreshToken: tokens.refreshToken });
       app.go('overview');
+    },
+
+    async resume() {
+      const stored = storedSession();
+      if (stored === null) return;
+      app.email = stored.email;
+      try {
+        const tokens = await cognito.refresh(stored.refreshToken);
+        session = { email: stored.email, tokens: { ...tokens, refreshToken: stored.refreshToken } };
+      } catch (error) {
+        // Only a refusal ends the stored session: after a failed connection, the next reload tries again.
+        const refused = error instanceof CognitoError && error.type === 'NotAuthorizedException';
+        if (refused) storeSession(null);
+        pending = {
+          kind: 'error',
+          text: refused
+            ? 'Your session has ended. Sign in again to continue.'
+            : cognitoMessage(error instanceof CognitoError ? error : new CognitoError('UnknownError', ''), 'sign-in'),
+        };
+      }
     },
 
     async signOut(notice) {
       const ending = session;
-      session = null;
+      endSession();
       app.go('sign-in', notice ?? { kind: 'success', text: 'You are signed out.' });
       if (ending) await app.cognito.signOut(ending.tokens.accessToken);
     },
@@ -97,12 +180,12 @@ function createApp(config: PageConfig): App & { render(): void } {
         return;
       }
       if (error.status === 401 || error.code === 'unauthenticated') {
-        session = null;
+        endSession();
         app.go('sign-in', { kind: 'error', text: apiMessage(error, action) });
         return;
       }
       if (error.code === 'email-not-verified') {
-        session = null;
+        endSession();
         app.go('verify', { kind: 'error', text: apiMessage(error, action) });
         return;
       }
@@ -191,6 +274,7 @@ async function start(): Promise<void> {
     return;
   }
   const app = createApp(config);
+  await app.resume();
   window.addEventListener('hashchange', () => app.render());
   app.render();
 }

@@ -73,6 +73,8 @@ describe('createTokenVerifier', () => {
     ['that has expired', () => sign(idClaims({ exp: NOW - 1 }))],
     ['without an expiry', () => sign(idClaims({ exp: undefined }))],
     ['issued in the future', () => sign(idClaims({ iat: NOW + 600 }))],
+    ['without a sub', () => sign(idClaims({ sub: undefined }))],
+    ['with an empty sub', () => sign(idClaims({ sub: '' }))],
     [
       'with alg none',
       () =>

@@ -44,9 +44,16 @@ describe('the built dashboard', () => {
     expect(html).not.toMatch(/javascript:/i);
   });
 
-  it('keeps no token or key in browser storage and builds no markup from strings', () => {
+  it("keeps only the tab's session in browser storage and builds no markup from strings", () => {
     const script = files['app.js'];
-    expect(script).not.toMatch(/localStorage|sessionStorage|document\.cookie|indexedDB/);
+    expect(script).not.toMatch(/localStorage|document\.cookie|indexedDB/);
+    // One sessionStorage entry: the refresh token that lets a reload of the tab renew its session.
+    expect(script.match(/sessionStorage\.\w+/g)?.sort()).toEqual([
+      'sessionStorage.getItem',
+      'sessionStorage.removeItem',
+      'sessionStorage.setItem',
+    ]);
+    expect(script).toContain('"fxrates.dashboard.session"');
     expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
     expect(script).not.toMatch(/\beval\(|new Function\(/);
   });

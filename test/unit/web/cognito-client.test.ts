@@ -57,7 +57,7 @@ describe('requests to the Cognito API', () => {
     });
   });
 
-  it('signs in with USER_PASSWORD_AUTH and keeps the ID and access tokens with their expiry', async () => {
+  it('signs in with USER_PASSWORD_AUTH and keeps the tokens, the refresh token included, with their expiry', async () => {
     const { fetch, calls } = fakeFetch(
       json(200, {
         AuthenticationResult: { IdToken: 'id.t.k', AccessToken: 'ac.c.s', RefreshToken: 'r', ExpiresIn: 3600 },
@@ -70,8 +70,26 @@ describe('requests to the Cognito API', () => {
       ClientId: 'client-1',
       AuthParameters: { USERNAME: 'ann@example.com', PASSWORD: 'pw' },
     });
-    expect(tokens).toEqual({ idToken: 'id.t.k', accessToken: 'ac.c.s', expiresAt: 1_000 + 3_600_000 });
-    expect(tokens).not.toHaveProperty('refreshToken');
+    expect(tokens).toEqual({
+      idToken: 'id.t.k',
+      accessToken: 'ac.c.s',
+      refreshToken: 'r',
+      expiresAt: 1_000 + 3_600_000,
+    });
+  });
+
+  it('renews the session with REFRESH_TOKEN_AUTH, which gives no new refresh token', async () => {
+    const { fetch, calls } = fakeFetch(
+      json(200, { AuthenticationResult: { IdToken: 'id.t.2', AccessToken: 'ac.c.2' } }),
+    );
+    const client = createCognitoClient({ endpoint: ENDPOINT, clientId: 'client-1', fetch, now: () => 5_000 });
+    const tokens = await client.refresh('r');
+    expect(bodyOf(calls[0]?.init ?? {})).toEqual({
+      AuthFlow: 'REFRESH_TOKEN_AUTH',
+      ClientId: 'client-1',
+      AuthParameters: { REFRESH_TOKEN: 'r' },
+    });
+    expect(tokens).toEqual({ idToken: 'id.t.2', accessToken: 'ac.c.2', expiresAt: 5_000 + 3_600_000 });
   });
 
   it('sends the code and the new password to ConfirmForgotPassword', async () => {

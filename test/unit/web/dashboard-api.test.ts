@@ -120,3 +120,46 @@ describe('the dashboard API client', () => {
     });
   });
 });
+
+describe('renewing the session once before giving up', () => {
+  const unauthorized = () =>
+    new Response(refusal('unauthenticated', 'Sign in again.'), { status: 401, headers: { 'Content-Type': 'x' } });
+
+  function withRefresh(renews: boolean, answers: (() => Response)[]) {
+    let token = 'old.id.token';
+    const refresh = jest.fn(async () => {
+      if (renews) token = 'new.id.token';
+      return renews;
+    });
+    const { fetch, calls } = fakeFetch(() => (answers.shift() ?? unauthorized)());
+    const api = createDashboardApi({ base: '/api', fetch, idToken: () => token, refresh });
+    return { api, calls, refresh };
+  }
+
+  it('renews the ID token after a 401 and sends the request again with the new one', async () => {
+    const { api, calls, refresh } = withRefresh(true, [unauthorized, () => new Response(envelope({ keys: [] }))]);
+    await expect(api.listKeys()).resolves.toEqual({ keys: [] });
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(calls.map((call) => headerOf(call.init, 'Authorization'))).toEqual(['old.id.token', 'new.id.token']);
+  });
+
+  it('gives up with the 401 when the renewal fails or the renewed token is refused too', async () => {
+    for (const renews of [false, true]) {
+      const { api, calls, refresh } = withRefresh(renews, []);
+      await expect(api.account()).rejects.toMatchObject({ status: 401, code: 'unauthenticated' });
+      expect([renews, refresh.mock.calls.length, calls.length]).toEqual([renews, 1, renews ? 2 : 1]);
+    }
+  });
+
+  it('renews first when no current token is left, instead of answering "not signed in"', async () => {
+    let token: string | null = null;
+    const refresh = async () => {
+      token = 'fresh.id.token';
+      return true;
+    };
+    const { fetch, calls } = fakeFetch(() => new Response(envelope({ plans: [] })));
+    const api = createDashboardApi({ base: '/api', fetch, idToken: () => token, refresh });
+    await expect(api.plans()).resolves.toEqual({ plans: [] });
+    expect(headerOf(calls[0]?.init, 'Authorization')).toBe('fresh.id.token');
+  });
+});

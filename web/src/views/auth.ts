@@ -74,6 +74,18 @@ function readCode(app: App, input: HTMLInputElement): string | null {
   return code;
 }
 
+/**
+ * An address already verified is not a failure: the person is sent to sign in, told so. Cognito says it with
+ * NotAuthorizedException on confirmation and InvalidParameterException on a new code.
+ */
+function alreadyVerified(app: App, error: unknown, step: 'verify' | 'resend', email: string): boolean {
+  if (!(error instanceof CognitoError)) return false;
+  const expected = step === 'verify' ? 'NotAuthorizedException' : 'InvalidParameterException';
+  if (error.type !== expected) return false;
+  app.go('sign-in', { kind: 'success', text: cognitoMessage(error, step, email) });
+  return true;
+}
+
 function cognitoFailed(app: App, error: unknown, step: AuthStep, email: string): void {
   const failure = error instanceof CognitoError ? error : new CognitoError('UnknownError', String(error));
   app.notify({ kind: 'error', text: cognitoMessage(failure, step, email) });
@@ -140,6 +152,11 @@ export const signInView: ViewRenderer = (app, root) => {
     header,
     form,
     h(
+      'p',
+      { class: 'note' },
+      'Your sign-in lasts for this tab, across reloads, until you sign out or close it. Other tabs ask you to sign in.',
+    ),
+    h(
       'ul',
       { class: 'links' },
       h('li', null, 'New here? ', viewLink(hashOf('sign-up'), 'Create an account')),
@@ -199,7 +216,7 @@ export const verifyView: ViewRenderer = (app, root) => {
       app.notify({ kind: 'success', text: `We sent a new code to ${address}.` });
       code.input.focus();
     } catch (error) {
-      cognitoFailed(app, error, 'resend', address);
+      if (!alreadyVerified(app, error, 'resend', address)) cognitoFailed(app, error, 'resend', address);
     }
   });
   const form = authForm(
@@ -215,7 +232,7 @@ export const verifyView: ViewRenderer = (app, root) => {
         await busy(submit, 'Verifying…', () => app.cognito.confirmSignUp(address, value));
         app.go('sign-in', { kind: 'success', text: `${address} is verified. Sign in to continue.` });
       } catch (error) {
-        cognitoFailed(app, error, 'verify', address);
+        if (!alreadyVerified(app, error, 'verify', address)) cognitoFailed(app, error, 'verify', address);
       }
     },
   );
