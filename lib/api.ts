@@ -33,7 +33,7 @@ export const CLOUDWATCH_ROLE_NOTICE = {
   required:
     'apiGatewayCloudWatchRole=false: the logged stages need an account-level CloudWatch Logs role for API Gateway, ' +
     'or the deploy fails and rolls back. Check before deploying that ' +
-    '`aws apigateway get-account --query cloudwatchRoleArn` prints a role ARN (README: "The CloudWatch role").',
+    '`aws apigateway get-account --query cloudwatchRoleArn` prints a role ARN (docs/deploying.md: "The CloudWatch role").',
 } as const;
 
 export interface ApiProps {

@@ -121,7 +121,7 @@ export const DeployConfigSchema = z.object({
   certificateArn: acmCertificateArn.optional(),
   /**
    * Names of existing tables (the retained tables of an earlier deploy) for the service to use instead of creating
-   * new ones. Both or neither (README: "Re-attaching the retained tables").
+   * new ones. Both or neither (docs/deploying.md: "Re-attaching the retained tables").
    */
   ratesTableName: tableName.optional(),
   accountsTableName: tableName.optional(),
@@ -187,7 +187,7 @@ export const ALARM_TARGET_REQUIRED =
 
 export type DeployConfig = z.infer<typeof DeployConfigSchema>;
 
-/** The context keys operators may set; the README lists them. */
+/** The context keys operators may set; docs/deploying.md lists them (a unit test keeps it so). */
 export const CONTEXT_KEYS = Object.keys(DeployConfigSchema.shape) as (keyof typeof DeployConfigSchema.shape)[];
 
 /** Reads the settings through a context lookup (`node.tryGetContext`), failing on any invalid value. */

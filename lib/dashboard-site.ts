@@ -80,7 +80,7 @@ export class DashboardSite extends Construct {
       encryption: s3.BucketEncryption.S3_MANAGED,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(90) }],
-      // Logs are evidence: kept when the stack goes, like the tables (README: deleting the service).
+      // Logs are evidence: kept when the stack goes, like the tables (docs/operating.md: what a destroy leaves).
       removalPolicy: RemovalPolicy.RETAIN,
     });
 

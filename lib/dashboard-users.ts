@@ -15,7 +15,7 @@ export const TOKEN_VALIDITY = {
 export interface DashboardUsersProps {
   /**
    * Send the pool's e-mail through Amazon SES as `fromAddress`, under the verified identity `identityArn`; without
-   * it Cognito's built-in sender is used, which allows only a few messages a day (README: "The dashboard's e-mail").
+   * it Cognito's built-in sender is used, which allows only a few messages a day (docs/operating.md: "The dashboard's e-mail").
    */
   ses?: { fromAddress: string; identityArn: string } | undefined;
 }

@@ -15,7 +15,7 @@ export interface ExistingTables {
  * recovery, deletion protection, and RETAIN when the stack goes away.
  *
  * A retained table outlives its stack, and a new deploy would create empty ones beside it. Given the names of the
- * retained tables, the stack creates none and the service uses those (README: "Re-attaching the retained tables").
+ * retained tables, the stack creates none and the service uses those (docs/deploying.md: "Re-attaching the retained tables").
  */
 export class Data extends Construct {
   readonly rates: dynamodb.ITable;

@@ -11,7 +11,7 @@ import type { DeployConfig } from './config';
 import { FxratesFunction } from './fxrates-function';
 import { grantTable, grantTableItems, TABLE_ACCESS } from './grants';
 
-/** What the schedule sends; the one-off backfill sends `{"mode":"history"}` instead (README). */
+/** What the schedule sends; the one-off backfill sends `{"mode":"history"}` instead (docs/deploying.md). */
 export const SCHEDULED_EVENT = { mode: 'scheduled' } as const;
 
 /** The longest run: history mode unpacks and parses the full ECB archive in one run. */

@@ -40,7 +40,7 @@ export const METRICS = {
 /** How long KMS waits before deleting the alarm topic's key once the stack is deleted: 7 days, its minimum. */
 export const ALARM_TOPIC_KEY_PENDING_WINDOW = Duration.days(7);
 
-/** Alarm thresholds, named so the README and tests refer to the same figures. */
+/** Alarm thresholds, named so the guides and tests refer to the same figures. */
 export const ALARM_THRESHOLDS = {
   /**
    * Snapshot age past which the rates are stale, in hours. currency-api publishes every day (its day starts at

@@ -52,7 +52,7 @@ export const RELEASE_ALARM = {
  */
 export const ALARM_METRIC_MONTHLY_USD = 0.1;
 
-/** What the release alarms of an app amount to, for the README's figures. */
+/** What the release alarms of an app amount to, for the figures in docs/deploying.md and docs/operating.md. */
 export interface ReleaseAlarmFigures {
   alarms: number;
   metricsPerAlarm: number;

@@ -20,7 +20,7 @@ export const TABLES_NOTICE = {
   created:
     'FxratesData creates new, empty tables. Tables of an earlier deploy are retained when their stack is deleted and ' +
     'are NOT used by this one: to keep their accounts, keys and usage, deploy with -c ratesTableName=<name> ' +
-    '-c accountsTableName=<name> (README: "Re-attaching the retained tables").',
+    '-c accountsTableName=<name> (docs/deploying.md: "Re-attaching the retained tables").',
   attached: (rates: string, accounts: string) =>
     `FxratesData creates no tables: the service uses the existing tables ${rates} and ${accounts}, which no stack ` +
     'manages (their settings stay as they are).',

@@ -2,7 +2,7 @@
  * The operators' alarms, Contributor Insights rules, dashboard and access log fields, asserted on the synthesized
  * templates: each alarm's metric, statistic, period, threshold, comparison, missing-data treatment and actions, and
  * each rule's log group, keys and filters, evaluated here against the lines the authorizer's observer really writes.
- * How CloudWatch then behaves on a real account (missing data, the rule's metrics) is for the README's checks.
+ * How CloudWatch then behaves on a real account (missing data, the rule's metrics) is for the checks in docs/operating.md.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -645,14 +645,14 @@ describe('the public API’s access log', () => {
   });
 });
 
-// --- README ----------------------------------------------------------------------------------------------------------
+// --- the operating guide ---------------------------------------------------------------------------------------------
 
-describe('README: Operating it', () => {
+describe('docs/operating.md: Operating it', () => {
   const section = () => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    const start = readme.indexOf('### Operating it');
-    expect(start).toBeGreaterThan(0);
-    return readme.slice(start, readme.indexOf('\n### ', start + 1));
+    const guide = readFileSync(join(__dirname, '..', '..', 'docs', 'operating.md'), 'utf8');
+    const end = guide.indexOf('\n## What it costs');
+    expect(end).toBeGreaterThan(0);
+    return guide.slice(0, end);
   };
 
   it('lists exactly the alarms of the stack in its table', () => {

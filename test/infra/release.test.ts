@@ -2,7 +2,7 @@
  * Releases that roll back on what clients see, on the synthesized template: each released function's alarm divides
  * the 5xx answers and function errors of the version being released by that version's invocations, CodeDeploy
  * watches it, and the alarm's math, evaluated here as CloudWatch evaluates it, breaches for a release that answers
- * 5xx and not for a healthy one's stray error. Also the README's figures for these alarms, and what a `cdk destroy`
+ * 5xx and not for a healthy one's stray error. Also the guides' figures for these alarms, and what a `cdk destroy`
  * does with the alarm topic's key.
  */
 import { readFileSync } from 'node:fs';
@@ -225,13 +225,19 @@ describe("the release alarm's math, evaluated as CloudWatch does", () => {
   });
 });
 
-// --- README ----------------------------------------------------------------------------------------------------------
+// --- the guides ------------------------------------------------------------------------------------------------------
 
-/** The README with its wrapped lines joined (not table rows or headings): a sentence reads the same however it wraps. */
+/**
+ * The operators' guides (docs/deploying.md holds Releases, docs/operating.md the costs and what a destroy leaves) with
+ * their wrapped lines joined (not table rows or headings): a sentence reads the same however it wraps.
+ */
 const readme = () =>
-  readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8').replace(/[ \t]*\n[ \t]*(?![|#])/g, ' ');
+  ['deploying.md', 'operating.md']
+    .map((file) => readFileSync(join(__dirname, '..', '..', 'docs', file), 'utf8'))
+    .join('\n')
+    .replace(/[ \t]*\n[ \t]*(?![|#])/g, ' ');
 
-describe("the README's release-alarm figures", () => {
+describe("the guides' release-alarm figures", () => {
   it('are derived from the app: one alarm per released function, each metric at the alarm list price', () => {
     const figures = releaseAlarmFigures(s.fx.service.releases);
     const alarms = Object.values(resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup'));
@@ -248,7 +254,7 @@ describe("the README's release-alarm figures", () => {
     const { alarms, metricsPerAlarm, monthlyUsd } = releaseAlarmFigures(s.fx.service.releases);
     const text = readme();
     const cost = `$${monthlyUsd.toFixed(2)}`;
-    const releases = text.slice(text.indexOf('### Releases'), text.indexOf('\n### ', text.indexOf('### Releases') + 1));
+    const releases = text.slice(text.indexOf('## Releases'), text.indexOf('\n## ', text.indexOf('## Releases') + 1));
     expect(releases).toContain(
       `the ${alarms} release alarms read ${alarms * metricsPerAlarm} metrics and cost ${cost} a month`,
     );
@@ -273,7 +279,7 @@ describe("the alarm topic's key", () => {
     expect(ALARM_TOPIC_KEY_PENDING_WINDOW.toDays()).toBe(7);
   });
 
-  it('is named in the README as deleted by a destroy, with its wait', () => {
+  it('is named in the operating guide as deleted by a destroy, with its wait', () => {
     expect(readme()).toContain(
       `the alarm topic's KMS key is scheduled for deletion and deleted after ${ALARM_TOPIC_KEY_PENDING_WINDOW.toDays()} days`,
     );
