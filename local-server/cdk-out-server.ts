@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { type CdkOutHandlers, type CdkOutHandlersOptions, startCdkOutHandlers } from './cdk-out-handlers';
 import { attachLocalGateway, createLocalGateway } from './gateway';
+import { listen } from './listen';
 import { urlHost } from './startup-errors';
 
 export interface CdkOutServerOptions extends CdkOutHandlersOptions {
@@ -17,16 +17,6 @@ export interface CdkOutServer {
   port: number;
   functions: CdkOutHandlers;
   close(): Promise<void>;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 /**

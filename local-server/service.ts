@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -38,6 +37,7 @@ import {
   type StaticPage,
 } from './gateway';
 import type { LocalRequestHandler } from './in-process-transport';
+import { listen } from './listen';
 import { createLocalAuthorizer, type LocalAuthorizerOptions } from './local-authorizer';
 import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, endpointFileText, localTableNames } from './local-store';
 import { makePrivateDir, tightenedNotice, tightenPermissions } from './private-dir';
@@ -115,16 +115,6 @@ async function loadDashboardEndpoint(route: DashboardRouteId): Promise<Dashboard
   };
   if (endpoint?.route !== route) throw new Error(`${dashboardModule(route)} does not export the endpoint of ${route}`);
   return endpoint;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }
 
 /** What the local server keeps in its data directory (and the temporary files it writes them through). */
