@@ -5,6 +5,7 @@
  * it; every filter must hold (they are ANDed); matching is case sensitive. Pure, so the same evaluator judges the
  * lines of any writer.
  */
+import { parseObject } from './embedded-metrics';
 
 export interface InsightRuleFilter {
   Match: string;
@@ -50,18 +51,6 @@ export function atJsonPath(document: unknown, path: string): unknown {
   return value;
 }
 
-/** The event as the rule reads it: a JSON object, or nothing (a Text-format line, a platform line). */
-function asJsonObject(event: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(event);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function passes(document: Record<string, unknown>, filter: InsightRuleFilter): boolean {
   const operators = OPERATORS.filter((op) => filter[op] !== undefined);
   if (operators.length !== 1) throw new Error(`a filter has exactly one operator: ${JSON.stringify(filter)}`);
@@ -104,7 +93,7 @@ export function contributors(rule: InsightRuleBody, events: readonly string[]): 
   const { Keys, ValueOf, Filters = [] } = rule.Contribution;
   const out: Record<string, number> = {};
   for (const event of events) {
-    const document = asJsonObject(event);
+    const document = parseObject(event);
     if (!document || !Filters.every((filter) => passes(document, filter))) continue;
     const keys = Keys.map((path) => atJsonPath(document, path));
     if (keys.some((key) => key === undefined || key === null || typeof key === 'object')) continue;

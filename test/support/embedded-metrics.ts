@@ -28,7 +28,8 @@ interface Directive {
   Metrics?: unknown;
 }
 
-function parseObject(event: string): Record<string, unknown> | undefined {
+/** A stored log event as a JSON object, or undefined when it is not one (a Text-format line, a platform line). */
+export function parseObject(event: string): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = JSON.parse(event);
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
