@@ -8,7 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { KEY_QUERY_PARAMETERS } from '../lambdas/core/auth/authorizer';
 import { KEY_CREATION_LIMIT } from '../lambdas/core/dashboard/deps';
-import { cannotCreateReason, dashboardError } from '../lambdas/core/dashboard/errors';
+import { cannotCreateReason, dashboardError, nextKeyAt } from '../lambdas/core/dashboard/errors';
 import { keyNameOf } from '../lambdas/core/dashboard/keys-create';
 import { planCatalog } from '../lambdas/core/dashboard/plans';
 import { accountView, keyView } from '../lambdas/core/dashboard/views';
@@ -606,10 +606,13 @@ const DASHBOARD_OPERATIONS: Readonly<Record<DashboardRouteId, { notes: string; e
     notes:
       "The overview: the account, this month's quota exactly as `GET /v1/quota` reports it to the account's keys, " +
       'the requests per day of this month (UTC, from the 1st to today) for the chart, and the active keys against ' +
-      "the plan's limit.",
+      "the plan's limit.\n\n" +
+      "The days count every request the public API admitted, quota checks (`GET /v1/quota`) included; the quota's " +
+      '`used` counts all but those, which count toward the per-minute limit only. `usage.quota_checks` is the ' +
+      'difference, so the days add up to `quota.used + usage.quota_checks`.',
     example: {
       account: accountView(SAMPLE_ACCOUNT),
-      quota: quotaReport(PLANS.free, 57, DASHBOARD_SAMPLE_AT),
+      quota: quotaReport(PLANS.free, 54, DASHBOARD_SAMPLE_AT),
       usage: {
         month: monthKey(DASHBOARD_SAMPLE_AT),
         days: dailyUsage(
@@ -621,21 +624,28 @@ const DASHBOARD_OPERATIONS: Readonly<Record<DashboardRouteId, { notes: string; e
           ]),
           new Map([[3, 2]]),
         ),
+        quota_checks: 3,
       },
-      keys: { active: SAMPLE_ACCOUNT.activeKeys, max_active: PLANS[SAMPLE_ACCOUNT.plan].maxActiveKeys },
+      keys: {
+        active: SAMPLE_ACCOUNT.activeKeys,
+        max_active: PLANS[SAMPLE_ACCOUNT.plan].maxActiveKeys,
+        next_key_at: nextKeyAt(SAMPLE_ACCOUNT, KEY_CREATION_LIMIT, new Date(DASHBOARD_SAMPLE_AT)),
+      },
     },
   },
   'keys-list': {
     notes:
       'Every key of the account, oldest first, revoked ones included, each with its non-secret `prefix`: never ' +
-      'the key itself. `can_create` says whether the plan and the account allow another key now; when they do ' +
-      'not, `cannot_create_reason` says why, in words the page shows beside its disabled button.',
+      'the key itself. `can_create` says whether the plan, the account and the creation limit allow another key ' +
+      'now; when they do not, `cannot_create_reason` says why, in words the page shows beside its disabled ' +
+      'button. `next_key_at` says when the creation limit admits the next key, null when it admits one now.',
     example: {
       keys: [keyView(SAMPLE_REVOKED_KEY), keyView(SAMPLE_KEY)],
       active: SAMPLE_ACCOUNT.activeKeys,
       max_active: PLANS[SAMPLE_ACCOUNT.plan].maxActiveKeys,
       can_create: false,
-      cannot_create_reason: cannotCreateReason(SAMPLE_ACCOUNT),
+      cannot_create_reason: cannotCreateReason(SAMPLE_ACCOUNT, KEY_CREATION_LIMIT, new Date(DASHBOARD_SAMPLE_AT)),
+      next_key_at: nextKeyAt(SAMPLE_ACCOUNT, KEY_CREATION_LIMIT, new Date(DASHBOARD_SAMPLE_AT)),
     },
   },
   'keys-create': {
@@ -739,7 +749,7 @@ const DASHBOARD_REFUSALS: ReadonlyMap<ErrorCode, ErrorExample> = new Map(
       new KeyLimitReachedError(SAMPLE_ACCOUNT.accountId, SAMPLE_ACCOUNT.plan, SAMPLE_ACCOUNT.activeKeys),
       SAMPLE_ACCOUNT,
     ),
-    dashboardError(new KeyCreationLimitedError(KEY_CREATION_LIMIT.max, DASHBOARD_RETRY_AFTER_SAMPLE)),
+    dashboardError(new KeyCreationLimitedError(KEY_CREATION_LIMIT, DASHBOARD_RETRY_AFTER_SAMPLE)),
     dashboardError(new UnknownKeyError('key_0000000000000000')),
   ].map((error): [ErrorCode, ErrorExample] => {
     if (!error) throw new Error('a sample refusal has no API error');

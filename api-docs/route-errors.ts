@@ -213,18 +213,17 @@ export function dashboardRouteErrors(route: DashboardRouteDefinition): RouteErro
   );
 }
 
-/** A window of the key-creation limit in words: `each UTC clock hour`, `each window of 30 minutes`. */
+/** A window of the key-creation limit in words: `any 60 minutes`, `any 2 hours`. */
 function creationWindowText(windowMs: number): string {
   const hour = 60 * 60 * 1000;
-  if (windowMs === hour) return 'each UTC clock hour';
-  if (windowMs % hour === 0) return `each window of ${windowMs / hour} hours`;
-  return `each window of ${Math.round(windowMs / 60_000)} minutes`;
+  if (windowMs % hour === 0 && windowMs > hour) return `any ${windowMs / hour} hours`;
+  return `any ${Math.round(windowMs / 60_000)} minutes`;
 }
 
 /** The key-creation limit as the reference states it, from the limit the dashboard functions apply. */
 export const KEY_CREATION_LIMIT_TEXT =
-  `${KEY_CREATION_LIMIT.max} attempts per account in ` +
-  `${creationWindowText(KEY_CREATION_LIMIT.windowMs)}, refused attempts included`;
+  `${KEY_CREATION_LIMIT.max} new keys per account in ` +
+  `${creationWindowText(KEY_CREATION_LIMIT.windowMs)} (a rolling window; refused attempts do not count)`;
 
 /** `POST /api/keys`, as the reference names a dashboard route in its descriptions. */
 export const dashboardRouteName = (id: DashboardRouteId): string => {
@@ -245,7 +244,7 @@ const DASHBOARD_ERROR_WHEN: Readonly<Partial<Record<ErrorCode, string>>> = {
   'account-inactive': 'Creating a key while the operator has suspended the account.',
   'rate-limit-exceeded':
     `${dashboardRouteName('keys-create')} only: more than ${KEY_CREATION_LIMIT_TEXT}; \`Retry-After\` says ` +
-    'when the window ends. On any route: the stage-wide throttle refused the request (`Retry-After: 1`).',
+    'when the oldest creation in the window leaves it, so a retry then is admitted. On any route: the stage-wide throttle refused the request (`Retry-After: 1`).',
   'not-found':
     "A key id that is not one of the account's: another account's key is answered as an unknown one is, so ids " +
     'cannot be probed.',

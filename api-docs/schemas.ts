@@ -647,6 +647,14 @@ const DASHBOARD_BASICS: Record<string, JsonSchema> = {
   ),
 };
 
+/** When the creation limit admits the next key; the overview and the key list both carry it. */
+const NEXT_KEY_AT: JsonSchema = {
+  oneOf: [ref('Timestamp'), { type: 'null' }],
+  description:
+    'When the key-creation limit admits the next key: the moment the oldest creation of its rolling window ' +
+    'leaves it. Null when it admits one now (the plan and the account may still refuse one).',
+};
+
 /** The `data` of each dashboard route's successful response. */
 const DASHBOARD_DATA: Record<DashboardRouteId, { name: string; schema: JsonSchema }> = {
   account: {
@@ -673,16 +681,24 @@ const DASHBOARD_DATA: Record<DashboardRouteId, { name: string; schema: JsonSchem
               maxItems: 31,
               description: 'One entry per day of the month, from the 1st to today (UTC).',
             },
+            quota_checks: {
+              type: 'integer',
+              minimum: 0,
+              description:
+                "This month's quota checks (`GET /v1/quota`): in the days' `requests`, but not in `quota.used`, " +
+                'since they count toward the per-minute limit only. The days add up to `quota.used` plus this.',
+            },
           },
-          ['month', 'days'],
+          ['month', 'days', 'quota_checks'],
           { description: 'Requests per day this month, for the chart.' },
         ),
         keys: object(
           {
             active: { type: 'integer', minimum: 0, description: 'Active keys the account holds.' },
             max_active: maxActiveKeys("Active keys the account's plan allows; null is unlimited."),
+            next_key_at: NEXT_KEY_AT,
           },
-          ['active', 'max_active'],
+          ['active', 'max_active', 'next_key_at'],
         ),
       },
       ['account', 'quota', 'usage', 'keys'],
@@ -702,15 +718,15 @@ const DASHBOARD_DATA: Record<DashboardRouteId, { name: string; schema: JsonSchem
         can_create: {
           type: 'boolean',
           description:
-            "Whether the plan's key limit and the account's status allow another key now (the hourly creation " +
-            'limit aside).',
+            "Whether the plan's key limit, the account's status and the key-creation limit allow another key now.",
         },
         cannot_create_reason: {
           type: 'string',
           description: 'Why no key can be created, in words for the person; only when `can_create` is false.',
         },
+        next_key_at: NEXT_KEY_AT,
       },
-      ['keys', 'active', 'max_active', 'can_create'],
+      ['keys', 'active', 'max_active', 'can_create', 'next_key_at'],
       presentExactlyWhen('cannot_create_reason', 'can_create', false),
     ),
   },

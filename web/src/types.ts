@@ -15,9 +15,13 @@ export interface AccountData {
   };
   /** The report GET /v1/quota answers with (domain/quota.ts). */
   quota: QuotaReport;
-  /** `month` is YYYY-MM; `days` runs from the 1st to today. */
-  usage: { month: string; days: DayUsage[] };
-  keys: { active: number; max_active: number | null };
+  /**
+   * `month` is YYYY-MM; `days` runs from the 1st to today. The days' requests include `quota_checks`, which
+   * `quota.used` does not: GET /v1/quota counts toward the minute only.
+   */
+  usage: { month: string; days: DayUsage[]; quota_checks: number };
+  /** `next_key_at`: when the key-creation limit admits the next key; null when it admits one now. */
+  keys: { active: number; max_active: number | null; next_key_at: string | null };
 }
 
 export interface KeySummary {
@@ -35,6 +39,8 @@ export interface KeysData {
   max_active: number | null;
   can_create: boolean;
   cannot_create_reason?: string;
+  /** When the key-creation limit admits the next key; null when it admits one now. */
+  next_key_at: string | null;
 }
 
 /** The answer to POST /api/keys: the only time the full key is sent. */

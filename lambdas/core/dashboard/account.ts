@@ -2,12 +2,17 @@ import { PLANS, resolveLimits } from '../domain/plans';
 import { dailyUsage, monthKey, quotaReport } from '../domain/quota';
 import { type DashboardDeps, lambdaDashboardDeps } from './deps';
 import { defineDashboardEndpoint } from './endpoint';
+import { nextKeyAt } from './errors';
 import { accountView, dashboardResponse, ownedAccountId } from './views';
 
 /**
  * GET /api/account: the overview. The quota report is the one GET /v1/quota answers, from the same usage item the
  * authorizer writes; the chart's days come from that item's day counters. Two reads, run together: the account
  * (created on the first request) and the month's usage item.
+ *
+ * The days count every admitted request, and the month's `used` all but the quota checks (GET /v1/quota counts
+ * toward the minute only). Both counters are raised by the same write, so the difference of their sums is exactly
+ * the month's quota checks: `quota_checks` lets the page reconcile the chart with the quota without a new counter.
  */
 export const endpoint = defineDashboardEndpoint<DashboardDeps>({
   route: 'account',
@@ -21,12 +26,18 @@ export const endpoint = defineDashboardEndpoint<DashboardDeps>({
         deps.usage.monthUsage(ownedAccountId(owner), now),
       ]);
       const limits = resolveLimits(account.plan, account.overrides);
+      const days = dailyUsage(now, usage.admittedByDay, usage.refusedByDay);
+      const admitted = days.reduce((sum, day) => sum + day.requests, 0);
       return dashboardResponse(
         {
           account: accountView(account),
           quota: quotaReport(limits, usage.monthUsed, now),
-          usage: { month: monthKey(now), days: dailyUsage(now, usage.admittedByDay, usage.refusedByDay) },
-          keys: { active: account.activeKeys, max_active: PLANS[account.plan].maxActiveKeys },
+          usage: { month: monthKey(now), days, quota_checks: Math.max(0, admitted - usage.monthUsed) },
+          keys: {
+            active: account.activeKeys,
+            max_active: PLANS[account.plan].maxActiveKeys,
+            next_key_at: nextKeyAt(account, deps.keyCreationLimit, now),
+          },
         },
         now,
       );

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../domain/dates';
+import type { KeyCreationLimit } from '../domain/key-creation';
 import { optionalEnv, requireEnv } from '../env';
-import { AccountsStore, type KeyCreationLimit } from '../store/accounts-store';
+import { AccountsStore } from '../store/accounts-store';
 import { documentClient, meteringClient } from '../store/clients';
 import { ACCOUNTS_TABLE } from '../store/tables';
 import { UsageStore } from '../store/usage-store';
@@ -9,7 +10,10 @@ import { UsageStore } from '../store/usage-store';
 /** Where customers ask for a plan change: an e-mail address or a URL the operator configures; none when unset. */
 export const UPGRADE_CONTACT_ENV = 'UPGRADE_CONTACT';
 
-/** The dashboard's limit on key creation per account, against a stolen session minting keys in a loop. */
+/**
+ * The dashboard's limit on key creation per account, against a stolen session minting keys in a loop: at most `max`
+ * keys in any `windowMs` (a rolling window, domain/key-creation.ts).
+ */
 export const KEY_CREATION_LIMIT: KeyCreationLimit = { max: 10, windowMs: 60 * 60 * 1000 };
 
 export interface DashboardDeps {

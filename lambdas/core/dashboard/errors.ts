@@ -2,7 +2,9 @@
  * The one place where the accounts store's refusals become the API's error codes, in words for the person using the
  * dashboard (the store's own messages name account ids, which are for operators).
  */
+import { formatTimestamp } from '../domain/dates';
 import { ApiError, InvalidParameterError, RetryLaterError } from '../domain/errors';
+import { type KeyCreationLimit, nextKeyCreationAt, secondsUntilInstant } from '../domain/key-creation';
 import { PLANS, type PlanId } from '../domain/plans';
 import {
   type Account,
@@ -10,6 +12,7 @@ import {
   InvalidAccountInputError,
   KeyCreationLimitedError,
   KeyLimitReachedError,
+  keyCreationLimitedText,
   UnknownKeyError,
 } from '../store/accounts-store';
 
@@ -39,9 +42,23 @@ export function dashboardError(error: unknown, account?: Account): ApiError | un
   return undefined;
 }
 
-/** Why the account cannot take another key, for the keys page; undefined when it can. */
-export function cannotCreateReason(account: Account): string | undefined {
+/**
+ * When the dashboard's creation limit admits the account's next key, as a timestamp; null when it admits one now.
+ * Rounded up to the second, as timestamps are written without milliseconds: at the time it names, a key is admitted.
+ */
+export function nextKeyAt(account: Account, limit: KeyCreationLimit, now: Date): string | null {
+  const next = nextKeyCreationAt(account.keyCreatedAt ?? [], limit, now.getTime());
+  return next === undefined ? null : formatTimestamp(Math.ceil(next / 1000) * 1000);
+}
+
+/**
+ * Why the account cannot take another key, for the keys page; undefined when it can. In the order the store
+ * refuses a creation: suspension, the plan's key limit, then the creation limit (the one that waiting cures).
+ */
+export function cannotCreateReason(account: Account, limit: KeyCreationLimit, now: Date): string | undefined {
   if (account.status !== 'active') return SUSPENDED;
   const max = PLANS[account.plan].maxActiveKeys;
-  return max !== null && account.activeKeys >= max ? keyLimitMessage(account.plan, max) : undefined;
+  if (max !== null && account.activeKeys >= max) return keyLimitMessage(account.plan, max);
+  const next = nextKeyCreationAt(account.keyCreatedAt ?? [], limit, now.getTime());
+  return next === undefined ? undefined : keyCreationLimitedText(limit, secondsUntilInstant(next, now.getTime()));
 }

@@ -1,10 +1,13 @@
 import { PLANS } from '../domain/plans';
 import { type DashboardDeps, lambdaDashboardDeps } from './deps';
 import { defineDashboardEndpoint } from './endpoint';
-import { cannotCreateReason } from './errors';
+import { cannotCreateReason, nextKeyAt } from './errors';
 import { dashboardResponse, keyView } from './views';
 
-/** GET /api/keys: every key of the account, oldest first, with whether another can be created and why not. */
+/**
+ * GET /api/keys: every key of the account, oldest first, with whether another can be created, why not, and when
+ * the creation limit admits the next.
+ */
 export const endpoint = defineDashboardEndpoint<DashboardDeps>({
   route: 'keys-list',
   lambdaDeps: lambdaDashboardDeps,
@@ -14,7 +17,8 @@ export const endpoint = defineDashboardEndpoint<DashboardDeps>({
       const account = await deps.accounts.provisionOwnedAccount(owner);
       // The account was just read (and created if new): the key query alone, not a second account read.
       const keys = await deps.accounts.keysOf(account.accountId);
-      const reason = cannotCreateReason(account);
+      const now = deps.clock();
+      const reason = cannotCreateReason(account, deps.keyCreationLimit, now);
       return dashboardResponse(
         {
           keys: keys.map(keyView),
@@ -22,8 +26,9 @@ export const endpoint = defineDashboardEndpoint<DashboardDeps>({
           max_active: PLANS[account.plan].maxActiveKeys,
           can_create: reason === undefined,
           ...(reason === undefined ? {} : { cannot_create_reason: reason }),
+          next_key_at: nextKeyAt(account, deps.keyCreationLimit, now),
         },
-        deps.clock(),
+        now,
       );
     },
 });

@@ -83,7 +83,7 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteDefinition[] = [
     summary: 'Creates a named API key; the full key is in this response and never again',
     successStatus: 201,
     body: true,
-    // The key item is new; the account's counters (active keys, creations this hour) are updated.
+    // The key item is new; the account's active keys and the times of its latest creations are updated.
     accountsTable: { GetItem: ['account'], PutItem: ['account', 'key'], UpdateItem: ['account'] },
     accountsIndexes: [],
   },

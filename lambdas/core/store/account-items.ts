@@ -19,6 +19,11 @@ export interface Account {
   /** Keys created and not revoked; the counter that enforces the plan's key limit. */
   activeKeys: number;
   createdAt: string;
+  /**
+   * When the latest keys made through the dashboard were created (epoch ms, oldest first, at most the creation
+   * limit's `max`): the rolling window of the key-creation limit. Absent until the first such key.
+   */
+  keyCreatedAt?: number[];
 }
 
 export interface ApiKeyRecord {
@@ -30,6 +35,9 @@ export interface ApiKeyRecord {
   /** The key's first characters, which are not secret (displayPrefix); absent on keys made before it was kept. */
   prefix?: string;
 }
+
+/** The account item's attribute behind `Account.keyCreatedAt`. */
+export const KEY_CREATED_AT = 'key_created_at';
 
 export interface StoredOverrides {
   monthly_limit?: number;
@@ -67,6 +75,10 @@ const PLAN: Check<PlanId> = {
 const STATUS: Check<AccountStatus> = {
   valid: (v): v is AccountStatus => v === 'active' || v === 'suspended',
   expected: "'active' or 'suspended'",
+};
+const NUMBER_LIST: Check<number[]> = {
+  valid: (v): v is number[] => Array.isArray(v) && v.every((n) => NUMBER.valid(n)),
+  expected: 'a list of numbers',
 };
 const MAP: Check<Item> = { valid: (v): v is Item => typeof v === 'object' && v !== null, expected: 'a map' };
 
@@ -114,6 +126,8 @@ export function accountFromItem(item: Item): Account {
   if (email !== undefined) account.email = email;
   const owner = optional('account', item, 'owner', STRING);
   if (owner !== undefined) account.owner = owner;
+  const keyCreatedAt = optional('account', item, KEY_CREATED_AT, NUMBER_LIST);
+  if (keyCreatedAt !== undefined) account.keyCreatedAt = keyCreatedAt;
   return account;
 }
 

@@ -17,12 +17,14 @@ import {
   randomBase62,
 } from '../domain/api-key';
 import { formatTimestamp } from '../domain/dates';
+import { type KeyCreationLimit, nextKeyCreationAt, secondsUntilInstant } from '../domain/key-creation';
 import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
 import {
   type Account,
   type AccountStatus,
   type ApiKeyRecord,
   accountFromItem,
+  KEY_CREATED_AT,
   keyFromItem,
   storedOverrides,
 } from './account-items';
@@ -30,6 +32,7 @@ import { AccountsReadStore } from './accounts-read-store';
 import { isConditionFailure } from './clients';
 import { accountKey, apiKeyKey } from './tables';
 
+export type { KeyCreationLimit } from '../domain/key-creation';
 export type { Account, AccountStatus, ApiKeyRecord } from './account-items';
 
 export interface CreatedKey {
@@ -58,12 +61,6 @@ export interface CreateAccountInput {
 export interface AccountOwner {
   sub: string;
   email: string;
-}
-
-/** At most `max` key creations per `windowMs` for one account (the dashboard's limit; the admin CLI has none). */
-export interface KeyCreationLimit {
-  max: number;
-  windowMs: number;
 }
 
 export interface CreateKeyOptions {
@@ -155,17 +152,31 @@ export const UnknownKeyError = refusal(
   'unknown-key',
   (keyId: string) => `Key '${printable(keyId)}' does not exist.`,
 );
-/** Too many keys created lately; `retryAfterSeconds` says when the window that refused it ends. */
+/** "60 minutes", "2 hours": a window or a wait in whole minutes or hours, rounded up. */
+function durationText(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  if (minutes % 60 === 0 && minutes > 60) return `${minutes / 60} hours`;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+/** Why the creation limit refuses a key now, in words for the person: how many, over what window, how long to wait. */
+export function keyCreationLimitedText(limit: KeyCreationLimit, waitSeconds: number): string {
+  return (
+    `At most ${limit.max} keys can be created in any ${durationText(limit.windowMs)}; ` +
+    `the next can be created in ${durationText(waitSeconds * 1000)}.`
+  );
+}
+
+/**
+ * Too many keys created lately; `retryAfterSeconds` says when the oldest creation of the window leaves it, so that
+ * a retry then is admitted (unless another creation took the place first).
+ */
 export class KeyCreationLimitedError extends AccountsError {
   constructor(
-    readonly max: number,
+    readonly limit: KeyCreationLimit,
     readonly retryAfterSeconds: number,
   ) {
-    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-    super(
-      'key-creation-limited',
-      `At most ${max} keys can be created in one hour; try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
-    );
+    super('key-creation-limited', keyCreationLimitedText(limit, retryAfterSeconds));
     this.name = 'KeyCreationLimitedError';
   }
 }
@@ -228,8 +239,11 @@ function firstIssue(error: z.core.$ZodError): string {
   return path ? `${path}: ${issue.message}` : issue.message;
 }
 
-/** `key_creations` = window × this + count; the count never reaches it (KeyCreationLimit.max is far lower). */
-const CREATION_WINDOW_FACTOR = 1_000_000;
+/** The clock-hour counter of key creations that `key_created_at` replaced; a dashboard creation removes it. */
+const LEGACY_KEY_CREATIONS = 'key_creations';
+
+/** Attempts at one key creation whose refusal the account, read afterwards, does not explain (it changed meanwhile). */
+const CREATE_KEY_ATTEMPTS = 4;
 
 /** An account found under a person's derived id must be theirs; anything else is a fault, never a login. */
 function checkOwner(account: Account, owner: AccountOwner): Account {
@@ -242,6 +256,33 @@ const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
   const max = PLANS[plan].maxActiveKeys;
   return max === null ? [] : [{ plan, max }];
 });
+
+/** A key creation under the dashboard's limit: the limit and the instant the creation is counted at. */
+interface CreationAttempt {
+  limit: KeyCreationLimit;
+  now: number;
+}
+
+/**
+ * Why the reservation was refused, read from the account afterwards (a failed condition does not say which of its
+ * clauses failed; the reservation does not ask for the failed item, which not every DynamoDB implementation returns:
+ * a refusal is rare, and one consistent read explains it everywhere). The account's own state comes first, then the
+ * plan's key limit, then the creation limit: waiting helps only with the last. Undefined when the account as read
+ * allows the key: it changed since the refusal, or its full list of creation times holds stale ones.
+ */
+function refusedKeyReason(account: Account, creation: CreationAttempt | undefined): AccountsError | undefined {
+  const { accountId } = account;
+  if (account.status !== 'active') return new AccountSuspendedError(accountId);
+  if (!account.verified) return new AccountNotVerifiedError(accountId);
+  const max = PLANS[account.plan].maxActiveKeys;
+  if (max !== null && account.activeKeys >= max) {
+    return new KeyLimitReachedError(accountId, account.plan, account.activeKeys, max);
+  }
+  if (!creation) return undefined;
+  const next = nextKeyCreationAt(account.keyCreatedAt ?? [], creation.limit, creation.now);
+  if (next === undefined) return undefined;
+  return new KeyCreationLimitedError(creation.limit, secondsUntilInstant(next, creation.now));
+}
 
 /**
  * Adapts the `ACCOUNT#` and `KEY#` items of the accounts table. It uses no transactions, so that it works on every
@@ -422,6 +463,12 @@ export class AccountsStore extends AccountsReadStore {
    * Reserves a slot on the account's counter, then writes the key item. The reservation is one conditional
    * update whose condition carries every plan's key limit, so it is exact under concurrency and against a plan
    * change racing it; a failed key write gives the slot back.
+   *
+   * With a creation limit (the dashboard's), the same update appends the creation's time to `key_created_at` and is
+   * admitted only while that list holds fewer than `max` times, so concurrent creations are admitted exactly up to
+   * the limit. The list holds the latest creations only: when it is full and some of its times have left the window,
+   * a refusal removes them (a conditional write that checks each has) and the creation is tried again.
+   * A creation whose key write then fails keeps its time: the limit errs toward refusing.
    */
   async createKey(
     accountId: string,
@@ -430,8 +477,19 @@ export class AccountsStore extends AccountsReadStore {
   ): Promise<CreatedKey> {
     const parsedName = inputSchemas().KeyNameSchema.safeParse(name);
     if (!parsedName.success) throw new InvalidAccountInputError(firstIssue(parsedName.error));
-    if (options.creationLimit) await this.countKeyCreation(accountId, options.creationLimit);
-    await this.reserveKeySlot(accountId);
+    const creation = options.creationLimit
+      ? { limit: options.creationLimit, now: this.deps.clock().getTime() }
+      : undefined;
+    for (let attempt = 1; ; attempt++) {
+      if (await this.reserveKeySlot(accountId, creation)) break;
+      const account = await this.findAccount(accountId, { consistent: true });
+      const refusal = account ? refusedKeyReason(account, creation) : new UnknownAccountError(accountId);
+      if (refusal) throw refusal;
+      if (creation && account) await this.dropStaleCreations(accountId, account.keyCreatedAt ?? [], creation);
+      if (attempt >= CREATE_KEY_ATTEMPTS) {
+        throw new Error(`account ${accountId} kept changing while a key was being created; try again`);
+      }
+    }
     try {
       return await this.putNewKey(accountId, parsedName.data);
     } catch (error) {
@@ -440,48 +498,8 @@ export class AccountsStore extends AccountsReadStore {
     }
   }
 
-  /**
-   * Counts one creation against the account's window. `key_creations` holds window × 10^6 + count, so one number
-   * says both which window the count belongs to and the count: the first write of a window replaces a number below
-   * the window's floor, later ones add 1 below its cap, and each is one atomic conditional update. An attempt that
-   * the key limit then refuses still counts: the limit is on attempts.
-   */
-  private async countKeyCreation(accountId: string, limit: KeyCreationLimit): Promise<void> {
-    const now = this.deps.clock().getTime();
-    const window = Math.floor(now / limit.windowMs);
-    const floor = window * CREATION_WINDOW_FACTOR;
-    const increment = {
-      UpdateExpression: 'SET #kc = #kc + :one',
-      ConditionExpression: 'attribute_exists(pk) AND #kc >= :floor AND #kc < :cap',
-      ExpressionAttributeValues: { ':one': 1, ':floor': floor, ':cap': floor + limit.max },
-    };
-    const start = {
-      UpdateExpression: 'SET #kc = :first',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#kc) OR #kc < :floor)',
-      ExpressionAttributeValues: { ':first': floor + 1, ':floor': floor },
-    };
-    // The last increment serves a creation that lost the race to start the window to a concurrent one.
-    const attempts = [increment, start, increment];
-    for (const attempt of attempts) {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: accountKey(accountId) },
-            ExpressionAttributeNames: { '#kc': 'key_creations' },
-            ...attempt,
-          }),
-        );
-        return;
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
-    }
-    if (!(await this.findAccount(accountId, { consistent: true }))) throw new UnknownAccountError(accountId);
-    throw new KeyCreationLimitedError(limit.max, Math.ceil(((window + 1) * limit.windowMs - now) / 1000));
-  }
-
-  private async reserveKeySlot(accountId: string): Promise<void> {
+  /** The reservation; false when its condition refused it (nothing was written then). */
+  private async reserveKeySlot(accountId: string, creation?: CreationAttempt): Promise<boolean> {
     const names: Record<string, string> = { '#status': 'status', '#verified': 'verified', '#keys': 'active_keys' };
     const values: Record<string, unknown> = { ':active': 'active', ':true': true, ':one': 1 };
     const limits = LIMITED_PLANS.map(({ plan, max }, i) => {
@@ -490,12 +508,22 @@ export class AccountsStore extends AccountsReadStore {
       return `(#plan <> :plan${i} OR #keys < :max${i})`;
     });
     if (limits.length > 0) names['#plan'] = 'plan';
+    let update = 'SET #keys = #keys + :one';
+    if (creation) {
+      names['#created'] = KEY_CREATED_AT;
+      names['#legacy'] = LEGACY_KEY_CREATIONS;
+      values[':now'] = [creation.now];
+      values[':none'] = [];
+      values[':kmax'] = creation.limit.max;
+      update += ', #created = list_append(if_not_exists(#created, :none), :now) REMOVE #legacy';
+      limits.push('(attribute_not_exists(#created) OR size(#created) < :kmax)');
+    }
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: accountKey(accountId) },
-          UpdateExpression: 'SET #keys = #keys + :one',
+          UpdateExpression: update,
           ConditionExpression: ['attribute_exists(pk)', '#verified = :true', '#status = :active', ...limits].join(
             ' AND ',
           ),
@@ -503,24 +531,39 @@ export class AccountsStore extends AccountsReadStore {
           ExpressionAttributeValues: values,
         }),
       );
+      return true;
     } catch (error) {
-      if (isConditionFailure(error)) throw await this.explainRefusedKey(accountId);
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }
 
   /**
-   * A failed condition does not say which of its clauses failed, so the reason is read from the account afterwards.
-   * The reservation does not ask for the failed condition's item (ReturnValuesOnConditionCheckFailure), which not
-   * every DynamoDB implementation returns: a refusal is rare, and one consistent read explains it everywhere.
+   * Removes the creation times that have left the window. Each removed position is checked to hold such a time when
+   * the write applies, so a concurrent removal or creation can only make this write fail, never remove a time still in
+   * the window; a failure is left to the next attempt, which reads the list again. Positions rather than the list's
+   * head: times written by functions whose clocks differ slightly need not be in order.
    */
-  private async explainRefusedKey(accountId: string): Promise<AccountsError> {
-    const account = await this.findAccount(accountId, { consistent: true });
-    if (!account) return new UnknownAccountError(accountId);
-    if (account.status !== 'active') return new AccountSuspendedError(accountId);
-    if (!account.verified) return new AccountNotVerifiedError(accountId);
-    const max = PLANS[account.plan].maxActiveKeys ?? account.activeKeys;
-    return new KeyLimitReachedError(accountId, account.plan, account.activeKeys, max);
+  private async dropStaleCreations(accountId: string, createdAt: readonly number[], creation: CreationAttempt) {
+    const cutoff = creation.now - creation.limit.windowMs;
+    // Highest position first: DynamoDB reads every position of one REMOVE against the list as it was, while the
+    // local server's emulator removes them one after another; in this order both remove the same elements.
+    const positions = createdAt.flatMap((at, i) => (at <= cutoff ? [`#created[${i}]`] : [])).reverse();
+    if (positions.length === 0) return;
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: accountKey(accountId) },
+          UpdateExpression: `REMOVE ${positions.join(', ')}`,
+          ConditionExpression: ['attribute_exists(pk)', ...positions.map((p) => `${p} <= :cutoff`)].join(' AND '),
+          ExpressionAttributeNames: { '#created': KEY_CREATED_AT },
+          ExpressionAttributeValues: { ':cutoff': cutoff },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   private async releaseKeySlot(accountId: string): Promise<void> {

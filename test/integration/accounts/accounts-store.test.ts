@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { accountIdForOwner, hashApiKey, isWellFormedApiKey, KEY_PREFIX } from '../../../lambdas/core/domain/api-key';
 import { formatTimestamp } from '../../../lambdas/core/domain/dates';
 import * as accounts from '../../../lambdas/core/store/accounts-store';
@@ -345,31 +345,120 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
       expect(revoked.alreadyRevoked).toBe(false);
     });
 
-    it('limits key creation per window, counting refused attempts, and opens again in the next window', async () => {
-      const { accountId } = await store.provisionOwnedAccount(owner());
-      await store.setPlan(accountId, 'pro');
-      const limit = { max: 3, windowMs: 3_600_000 };
-      now = new Date('2026-09-30T10:15:00.000Z');
-      for (let i = 0; i < 3; i++) await store.createKey(accountId, `k${i}`, { creationLimit: limit });
-      const refused = store.createKey(accountId, 'k3', { creationLimit: limit });
-      await expect(refused).rejects.toThrow(accounts.KeyCreationLimitedError);
-      await expect(refused).rejects.toMatchObject({ retryAfterSeconds: 45 * 60 });
-      expect((await store.getAccount(accountId)).activeKeys).toBe(3);
-      expect(await store.createKey(accountId, 'operator')).toMatchObject({ record: { name: 'operator' } });
-      now = new Date('2026-09-30T11:00:00.000Z');
-      await expect(store.createKey(accountId, 'k4', { creationLimit: limit })).resolves.toBeDefined();
-      expect((await store.listKeys(accountId)).map((k) => k.name).sort()).toEqual(['k0', 'k1', 'k2', 'k4', 'operator']);
-    });
+    describe('the rolling creation limit', () => {
+      const HOUR = 3_600_000;
+      const limit = { max: 10, windowMs: HOUR };
+      const at = (iso: string) => {
+        now = new Date(iso);
+      };
+      const create = (accountId: string, name: string) => store.createKey(accountId, name, { creationLimit: limit });
+      const businessAccount = async () => {
+        const { accountId } = await store.provisionOwnedAccount(owner());
+        await store.setPlan(accountId, 'business');
+        return accountId;
+      };
+      const refusalOf = async (attempt: Promise<unknown>) => {
+        const error = await attempt.then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(accounts.KeyCreationLimitedError);
+        return error as InstanceType<typeof accounts.KeyCreationLimitedError>;
+      };
 
-    it('admits exactly the limit out of concurrent creations in one window', async () => {
-      const { accountId } = await store.provisionOwnedAccount(owner());
-      await store.setPlan(accountId, 'business');
-      const limit = { max: 4, windowMs: 3_600_000 };
-      const results = await Promise.allSettled(
-        Array.from({ length: 12 }, (_, i) => store.createKey(accountId, `c${i}`, { creationLimit: limit })),
-      );
-      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
-      expect((await store.listKeys(accountId)).length).toBe(4);
+      it('admits 10 keys in a minute, refuses the 11th until the oldest leaves the window, then admits it exactly then', async () => {
+        const accountId = await businessAccount();
+        for (let i = 0; i < 10; i++) {
+          at(`2026-09-30T10:00:${String(i * 5).padStart(2, '0')}.000Z`);
+          await create(accountId, `k${i}`);
+        }
+        at('2026-09-30T10:01:00.000Z');
+        const refused = await refusalOf(create(accountId, 'eleventh'));
+        expect(refused.retryAfterSeconds).toBe(59 * 60);
+        expect(refused.message).toBe(
+          'At most 10 keys can be created in any 60 minutes; the next can be created in 59 minutes.',
+        );
+        at('2026-09-30T10:59:59.999Z');
+        expect((await refusalOf(create(accountId, 'a moment early'))).retryAfterSeconds).toBe(1);
+        at('2026-09-30T11:00:00.000Z');
+        await expect(create(accountId, 'on the dot')).resolves.toMatchObject({ record: { name: 'on the dot' } });
+        // The window now runs from the second creation, 10:00:05.
+        expect((await refusalOf(create(accountId, 'right after'))).retryAfterSeconds).toBe(5);
+        const account = await store.getAccount(accountId);
+        expect(account.activeKeys).toBe(11);
+        expect(account.keyCreatedAt).toHaveLength(10);
+        expect((await store.listKeys(accountId)).map((k) => k.name)).not.toContain('eleventh');
+      });
+
+      it("lets no more than 10 through across an hour's edge", async () => {
+        const accountId = await businessAccount();
+        for (let i = 0; i < 10; i++) {
+          at(`2026-09-30T10:59:5${i}.000Z`);
+          await create(accountId, `before ${i}`);
+        }
+        for (const iso of ['2026-09-30T11:00:00.000Z', '2026-09-30T11:00:13.000Z', '2026-09-30T11:59:49.999Z']) {
+          at(iso);
+          await refusalOf(create(accountId, 'after the edge'));
+        }
+        at('2026-09-30T11:59:50.000Z');
+        await expect(create(accountId, 'an hour after the first')).resolves.toBeDefined();
+        expect((await store.getAccount(accountId)).activeKeys).toBe(11);
+      });
+
+      it('admits exactly 10 of 15 concurrent creations, on a fresh window and on one whose times have all left it', async () => {
+        const accountId = await businessAccount();
+        const burst = async (label: string) => {
+          const results = await Promise.allSettled(
+            Array.from({ length: 15 }, (_, i) => create(accountId, `${label} ${i}`)),
+          );
+          const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+          expect(refused.every((reason) => reason instanceof accounts.KeyCreationLimitedError)).toBe(true);
+          return results.filter((r) => r.status === 'fulfilled').length;
+        };
+        at('2026-09-30T12:00:00.000Z');
+        expect(await burst('first')).toBe(10);
+        at('2026-09-30T13:00:00.000Z');
+        expect(await burst('second')).toBe(10);
+        expect((await store.listKeys(accountId)).length).toBe(20);
+        const account = await store.getAccount(accountId);
+        expect(account.activeKeys).toBe(20);
+        expect(account.keyCreatedAt).toEqual(Array.from({ length: 10 }, () => now.getTime()));
+      });
+
+      it("counts no creation the plan's key limit refuses, and reports that limit first", async () => {
+        const { accountId } = await store.provisionOwnedAccount(owner());
+        at('2026-09-30T14:00:00.000Z');
+        const first = await create(accountId, 'only');
+        for (let i = 0; i < 12; i++) {
+          await expect(create(accountId, `refused ${i}`)).rejects.toThrow(accounts.KeyLimitReachedError);
+        }
+        expect((await store.getAccount(accountId)).keyCreatedAt).toEqual([now.getTime()]);
+        await store.revokeKey(first.keyId);
+        await expect(create(accountId, 'after revoking')).resolves.toBeDefined();
+      });
+
+      it('replaces the clock-hour counter of earlier versions on the first creation', async () => {
+        const accountId = await businessAccount();
+        await tables.client.send(
+          new UpdateCommand({
+            TableName: tables.accountsTable,
+            Key: { pk: `ACCOUNT#${accountId}` },
+            UpdateExpression: 'SET key_creations = :old',
+            ExpressionAttributeValues: { ':old': 494_000_010 },
+          }),
+        );
+        at('2026-09-30T15:00:00.000Z');
+        await create(accountId, 'after the upgrade');
+        const item = await rawItem(`ACCOUNT#${accountId}`);
+        expect(item?.key_creations).toBeUndefined();
+        expect(item?.key_created_at).toEqual([now.getTime()]);
+      });
+
+      it('leaves the account untouched by operator creations, which have no limit', async () => {
+        const accountId = await businessAccount();
+        for (let i = 0; i < 12; i++) await store.createKey(accountId, `operator ${i}`);
+        expect((await store.getAccount(accountId)).keyCreatedAt).toBeUndefined();
+      });
     });
   });
 });

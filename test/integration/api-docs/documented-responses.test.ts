@@ -338,10 +338,23 @@ describe('every documented response, produced over HTTP, and nothing undocumente
     const keyId = String(created.json().data?.id);
     const full = await dashboardCall('GET', '/keys', ada, { status: 200 });
     expect(full.json().data).toMatchObject({ can_create: false, cannot_create_reason: expect.any(String) });
-    for (let attempt = 2; attempt <= KEY_CREATION_LIMIT.max; attempt++) {
+    for (let attempt = 2; attempt <= KEY_CREATION_LIMIT.max + 1; attempt++) {
       await dashboardCall('POST', '/keys', ada, { status: 409, code: 'key-limit-reached' }, { json: { name: 'b' } });
     }
-    await dashboardCall('POST', '/keys', ada, { status: 429, code: 'rate-limit-exceeded' }, { json: { name: 'c' } });
+
+    // Cy, on Business, has no key limit: the creation limit is what refuses him, and the list says until when.
+    const cy = await signIn('cy@example.com');
+    const cyAccount = (await dashboardCall('GET', '/account', cy, { status: 200 })).json().data?.account as {
+      id: string;
+    };
+    await api.service.accounts.setPlan(cyAccount.id, 'business');
+    for (let created = 0; created < KEY_CREATION_LIMIT.max; created++) {
+      await dashboardCall('POST', '/keys', cy, { status: 201 }, { json: { name: `c${created}` } });
+    }
+    await dashboardCall('POST', '/keys', cy, { status: 429, code: 'rate-limit-exceeded' }, { json: { name: 'c' } });
+    const limited = await dashboardCall('GET', '/keys', cy, { status: 200 });
+    expect(limited.json().data).toMatchObject({ can_create: false, next_key_at: expect.any(String) });
+    await dashboardCall('GET', '/account', cy, { status: 200 });
 
     // Bob cannot reach Ada's key, nor an unknown or malformed id.
     for (const id of [keyId, 'key_0000000000000000', 'nope']) {

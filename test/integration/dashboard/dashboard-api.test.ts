@@ -134,7 +134,8 @@ describe('dashboard API', () => {
       });
       expect(data.usage?.month).toBe('2026-11');
       expect(data.usage?.days).toHaveLength(23);
-      expect(data.keys).toEqual({ active: 0, max_active: 1 });
+      expect(data.keys).toEqual({ active: 0, max_active: 1, next_key_at: null });
+      expect(data.usage?.quota_checks).toBe(0);
       const stored = await api().service.accounts.getAccount(accountIdForOwner(person.sub));
       expect(stored).toMatchObject({ owner: person.sub, email: person.email, verified: true, plan: 'free' });
     });
@@ -162,9 +163,10 @@ describe('dashboard API', () => {
       expect(errorOf(second)?.code).toBe('key-limit-reached');
     });
 
-    it('counts calls with the key on the overview: requests today, and refusals', async () => {
+    it('counts calls with the key on the overview: requests today, refusals, and the quota checks the month leaves out', async () => {
       const { key, id } = await newKeyFor(person, 'pro');
       for (let i = 0; i < 3; i++) expect((await api().get('rates/latest', key)).status).toBe(200);
+      for (let i = 0; i < 2; i++) expect((await api().get('quota', key)).status).toBe(200);
       // Back to Free, which holds one active key: the operator revokes the other first, as the store requires.
       const accountId = accountIdForOwner(person.sub);
       for (const other of await api().service.accounts.listKeys(accountId)) {
@@ -177,12 +179,13 @@ describe('dashboard API', () => {
       for (let i = 0; i < 11; i++) statuses.push((await api().get('rates/latest', key)).status);
       expect(statuses.filter((s) => s === 429)).toHaveLength(1);
       const overview = (await call('GET', '/api/account', person)).json().data as {
-        usage: { days: { date: string; requests: number; refused: number }[] };
+        usage: { days: { date: string; requests: number; refused: number }[]; quota_checks: number };
         quota: { quota: { used: number } };
       };
-      expect(overview.usage.days.at(-1)).toEqual({ date: '2026-11-23', requests: 13, refused: 1 });
+      expect(overview.usage.days.at(-1)).toEqual({ date: '2026-11-23', requests: 15, refused: 1 });
       expect(overview.usage.days.slice(0, -1).every((d) => d.requests === 0 && d.refused === 0)).toBe(true);
       expect(overview.quota.quota.used).toBe(13);
+      expect(overview.usage.quota_checks).toBe(2);
     });
 
     async function newKeyFor(who: SignedIn, plan: 'pro' | 'business') {
@@ -310,21 +313,40 @@ describe('dashboard API', () => {
       expect(errorOf(reply)?.code).toBe('invalid-parameter');
     });
 
-    it(`limits key creation to ${KEY_CREATION_LIMIT.max} per hour with 429 and Retry-After`, async () => {
+    it(`limits key creation to ${KEY_CREATION_LIMIT.max} in any 60 minutes, and says when the next can be made`, async () => {
       const heavy = await signUpAndSignIn(cognito());
       await call('GET', '/api/account', heavy);
       await api().service.accounts.setPlan(accountIdForOwner(heavy.sub), 'business');
+      const firstAt = api().clock.now().getTime();
       for (let i = 0; i < KEY_CREATION_LIMIT.max; i++) {
         expect((await call('POST', '/api/keys', heavy, { name: `k${i}` })).status).toBe(201);
+        api().clock.advance(1000);
       }
       const refused = await call('POST', '/api/keys', heavy, { name: 'one too many' });
       expect(refused.status).toBe(429);
       expect(errorOf(refused)?.code).toBe('rate-limit-exceeded');
       const retryAfter = Number(refused.headers.get('retry-after'));
-      expect(retryAfter).toBeGreaterThan(0);
-      expect(retryAfter).toBeLessThanOrEqual(3600);
-      api().clock.advance(retryAfter * 1000);
-      expect((await call('POST', '/api/keys', heavy, { name: 'next hour' })).status).toBe(201);
+      const nextAt = new Date(firstAt + KEY_CREATION_LIMIT.windowMs).toISOString().replace('.000Z', 'Z');
+      expect(retryAfter).toBe((firstAt + KEY_CREATION_LIMIT.windowMs - api().clock.now().getTime()) / 1000);
+
+      const listed = (await call('GET', '/api/keys', heavy)).json().data;
+      expect(listed).toMatchObject({
+        can_create: false,
+        cannot_create_reason: expect.stringContaining('any 60 minutes'),
+        next_key_at: nextAt,
+      });
+      expect((await call('GET', '/api/account', heavy)).json().data?.keys).toMatchObject({ next_key_at: nextAt });
+
+      // The person's ID token lasts an hour, as the wait does: a token the emulator would issue then stands in.
+      const later = () => mintToken(idClaims(cognito(), nowSeconds(), { sub: heavy.sub, email: heavy.email }));
+      api().clock.advance(retryAfter * 1000 - 1000);
+      expect((await call('POST', '/api/keys', later(), { name: 'a second early' })).status).toBe(429);
+      api().clock.advance(1000);
+      expect((await call('POST', '/api/keys', later(), { name: 'when the window allows' })).status).toBe(201);
+      expect((await call('GET', '/api/keys', later())).json().data).toMatchObject({
+        can_create: false,
+        next_key_at: new Date(firstAt + 1000 + KEY_CREATION_LIMIT.windowMs).toISOString().replace('.000Z', 'Z'),
+      });
     });
   });
 });

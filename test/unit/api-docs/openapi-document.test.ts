@@ -430,7 +430,7 @@ describe('the dashboard API in the OpenAPI document', () => {
     expect(revoke.responses['404']?.description).toContain("another account's key");
     expect(revoke.description).toContain('within 60 seconds');
     const create = dashboardOperation('keys-create').operation;
-    const limit = `${KEY_CREATION_LIMIT.max} attempts per account`;
+    const limit = `${KEY_CREATION_LIMIT.max} new keys per account in any 60 minutes (a rolling window`;
     expect(create.responses['429']?.description).toContain(limit);
     expect(create.responses['403']?.description).toContain('suspended');
     expect(create.description).toContain('The full key is shown once');
@@ -452,8 +452,8 @@ describe('the dashboard API in the OpenAPI document', () => {
         require('../../../api-docs/openapi') as typeof import('../../../api-docs/openapi');
       const other = build();
       const tag = other.tags.find((t) => t.name === DASHBOARD_TAG)?.description ?? '';
-      expect(tag).toContain('3 attempts per account in each window of 30 minutes');
-      expect(tag).not.toContain(`${KEY_CREATION_LIMIT.max} attempts`);
+      expect(tag).toContain('3 new keys per account in any 30 minutes');
+      expect(tag).not.toContain(`${KEY_CREATION_LIMIT.max} new keys`);
     });
   });
 

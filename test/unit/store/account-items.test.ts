@@ -57,6 +57,12 @@ describe('account items', () => {
     expect(accountFromItem({ ...accountItem, email: undefined })).not.toHaveProperty('email');
   });
 
+  it('carry the creation times of the latest dashboard keys when stored, and ignore the clock-hour counter', () => {
+    const times = [1_790_000_000_000, 1_790_000_005_000];
+    expect(accountFromItem({ ...accountItem, key_created_at: times }).keyCreatedAt).toEqual(times);
+    expect(accountFromItem({ ...accountItem, key_creations: 494_000_010 })).not.toHaveProperty('keyCreatedAt');
+  });
+
   it('round-trip overrides through their stored form', () => {
     const overrides = { monthlyLimit: 10, perMinute: 2, overflowPercent: 5, overflowAllowed: true };
     expect(accountFromItem({ ...accountItem, overrides: storedOverrides(overrides) }).overrides).toEqual(overrides);
@@ -79,6 +85,8 @@ describe('account items', () => {
     [{ overrides: { per_minute: null } }, 'overrides.per_minute must be a number'],
     [{ overrides: { overflow_percent: Number.POSITIVE_INFINITY } }, 'overrides.overflow_percent must be a number'],
     [{ overrides: { overflow_allowed: 1 } }, 'overrides.overflow_allowed must be a boolean'],
+    [{ key_created_at: 5 }, 'key_created_at must be a list of numbers'],
+    [{ key_created_at: [1, '2'] }, 'key_created_at must be a list of numbers'],
   ])('refuse %j with a message naming the attribute', (change, message) => {
     expect(refusal(() => accountFromItem({ ...accountItem, ...change }))).toBe(`malformed account item: ${message}`);
   });

@@ -83,9 +83,14 @@ function figuresTable(month: string, days: readonly DayUsage[], hasRefused: bool
 
 /**
  * The chart redraws to its container's width rather than scaling one drawing, so its labels keep a readable size
- * on a phone. Returns the section and a function that stops watching the width.
+ * on a phone. `note` follows the legend, for what the figures mean. Returns the section and a function that stops
+ * watching the width.
  */
-export function usageChart(month: string, days: readonly DayUsage[]): { section: HTMLElement; stop: () => void } {
+export function usageChart(
+  month: string,
+  days: readonly DayUsage[],
+  note: HTMLElement | null = null,
+): { section: HTMLElement; stop: () => void } {
   const summary = chartSummary(month, days);
   const titleId = uid('chart-title');
   const frame = h('div', { class: 'chart-frame' });
@@ -110,6 +115,7 @@ export function usageChart(month: string, days: readonly DayUsage[]): { section:
     h('p', { class: 'summary' }, summary),
     frame,
     legend,
+    note,
     figuresTable(month, days, hasRefused),
   );
   let pending = 0;

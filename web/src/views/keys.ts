@@ -1,6 +1,7 @@
 /**
  * API keys: name a new key, see it once, list and revoke keys. The server decides what is allowed (the plan's
- * key limit, the hourly creation limit, suspension); the page shows its verdict and why.
+ * key limit, the creation limit over the last 60 minutes, suspension); the page shows its verdict, why, and
+ * when the creation limit allows the next key.
  */
 import { ApiFailure } from '../api';
 import type { App, ViewRenderer } from '../app';
@@ -10,6 +11,12 @@ import { KEY_NAME_MAX_LENGTH, keyNameMessage } from '../input-rules';
 import type { CreatedKey, KeySummary, KeysData } from '../types';
 import { flagInput, heading, loading } from './common';
 import { confirmDialog } from './confirm';
+
+/**
+ * The shortest wait before asking again whether a key can be created: the browser's clock may run ahead of the
+ * server's, and an early answer must not turn into a loop of requests.
+ */
+const MIN_RECHECK_MS = 5_000;
 
 /** Copies the key; where the clipboard is out of reach, selects it for the customer to copy by hand. */
 async function copyKey(app: App, input: HTMLTextAreaElement): Promise<void> {
@@ -122,7 +129,18 @@ export const keysView: ViewRenderer = (app, root) => {
     h('section', { class: 'card', 'aria-labelledby': listHeadingId }, listHeading, list),
   );
 
+  // When only the creation limit stands in the way, the button comes back by itself once it allows a key.
+  let recheck: ReturnType<typeof setTimeout> | undefined;
+  function scheduleRecheck(data: KeysData): void {
+    clearTimeout(recheck);
+    recheck = undefined;
+    if (data.can_create || data.next_key_at === null) return;
+    const wait = Math.max(MIN_RECHECK_MS, Date.parse(data.next_key_at) - Date.now() + 1000);
+    if (Number.isFinite(wait)) recheck = setTimeout(() => void refresh(), wait);
+  }
+
   function reflect(data: KeysData): void {
+    scheduleRecheck(data);
     create.disabled = !data.can_create;
     const why = data.can_create ? '' : (data.cannot_create_reason ?? 'Your account cannot create keys now.');
     reason.textContent = why;
@@ -236,6 +254,9 @@ export const keysView: ViewRenderer = (app, root) => {
   });
 
   void refresh();
-  // The key must not outlive the view that showed it.
-  return () => fill(newKeySlot);
+  return () => {
+    clearTimeout(recheck);
+    // The key must not outlive the view that showed it.
+    fill(newKeySlot);
+  };
 };

@@ -95,6 +95,24 @@ function accountCard(data: AccountData): HTMLElement {
   );
 }
 
+/**
+ * Why the chart's requests exceed the quota's "used", when they do: quota checks are answered and drawn, but count
+ * toward the minute only. The sentence names both figures the customer sees, so the two add up in front of them.
+ */
+function quotaChecksNote(data: AccountData): HTMLElement | null {
+  const checks = data.usage.quota_checks;
+  if (checks <= 0) return null;
+  const used = data.quota.quota.used;
+  return h(
+    'p',
+    { class: 'note chart-note' },
+    `Of the ${formatCount(used + checks)} requests in the chart, ${formatCount(used)} count toward this month's quota. `,
+    `The other ${formatCount(checks)} ${checks === 1 ? 'was a quota check' : 'were quota checks'} (`,
+    h('code', null, 'GET /v1/quota'),
+    '), which count toward the per-minute limit only.',
+  );
+}
+
 function exampleCard(apiUrl: string): HTMLElement {
   const headingId = uid('example');
   return h(
@@ -115,7 +133,7 @@ export const overviewView: ViewRenderer = (app, root) => {
   app.api.account().then(
     (data) => {
       if (!app.current(generation)) return;
-      const chart = usageChart(data.usage.month, data.usage.days);
+      const chart = usageChart(data.usage.month, data.usage.days, quotaChecksNote(data));
       stopChart = chart.stop;
       fill(body, quotaCard(data), accountCard(data), chart.section, exampleCard(app.config.apiUrl));
     },

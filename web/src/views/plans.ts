@@ -49,26 +49,56 @@ function planCard(plan: PlanSummary, current: boolean): HTMLElement {
   );
 }
 
-function howToChange(contact: string | null): HTMLElement {
+/**
+ * How to ask for another plan. The operator finds an account by its e-mail address (the admin CLI's account
+ * list), so the request names it. Without a configured contact the page says so plainly, and what the operator sets
+ * to fill it in, rather than pointing at an operator the customer has no way to reach.
+ */
+function howToChange(contact: string | null, email: string | undefined): HTMLElement {
   const headingId = uid('upgrade');
   const link = contactLink(contact);
+  const mention = h(
+    'p',
+    null,
+    'In your request, name the plan you want and the e-mail address you sign in with',
+    email ? ' (' : null,
+    email ? h('strong', null, email) : null,
+    email ? ')' : null,
+    '. Once the operator has changed your plan, your new limits show here.',
+  );
   return h(
     'section',
     { class: 'card', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, 'Changing your plan'),
-    link
-      ? h(
-          'p',
-          null,
-          'Plans are changed by the operator of this service, not on this page. To ask for another plan, write to ',
-          h('a', { href: link.href, rel: 'noopener' }, link.text),
-          '. Once the operator has changed it, your new limits show here.',
-        )
-      : h(
-          'p',
-          null,
-          'Plans are changed by the operator of this service, not on this page. To ask for another plan, contact the operator; once they have changed it, your new limits show here.',
-        ),
+    ...(link
+      ? [
+          h(
+            'p',
+            null,
+            'Plans are changed by the operator of this service, not on this page. To ask for another plan, write to ',
+            h('a', { href: link.href, rel: 'noopener' }, link.text),
+            '.',
+          ),
+        ]
+      : [
+          h(
+            'p',
+            null,
+            'Plans are changed by the operator of this service, not on this page. ',
+            h('strong', null, 'This service has not published a contact for plan changes.'),
+            ' Ask the person or team who gave you the address of this dashboard.',
+          ),
+          h(
+            'p',
+            { class: 'hint' },
+            'If you run this service: set ',
+            h('code', null, 'UPGRADE_CONTACT'),
+            ' (local server) or the ',
+            h('code', null, 'upgradeContact'),
+            ' context value (AWS) to an e-mail address or an https:// address, and it shows here.',
+          ),
+        ]),
+    mention,
   );
 }
 
@@ -83,7 +113,7 @@ export const plansView: ViewRenderer = (app, root) => {
       fill(
         body,
         h('div', { class: 'plans' }, ...data.plans.map((plan) => planCard(plan, plan.id === data.current))),
-        howToChange(data.contact ?? app.config.contact),
+        howToChange(data.contact ?? app.config.contact, app.session?.email),
       );
     },
     (error: unknown) => {
