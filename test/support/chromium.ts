@@ -3,8 +3,8 @@ import type * as Axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /**
- * Debian's chromium package driven by playwright-core, as the dashboard's browser test drives it: nothing is
- * downloaded, and a missing browser fails the suite instead of skipping it.
+ * Debian's chromium package driven by playwright-core, for every browser test: nothing is downloaded, and a missing
+ * browser fails the suite instead of skipping it.
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 

@@ -1,11 +1,11 @@
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type * as Axe from 'axe-core';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { type LocalService, startLocalService } from '../../../local-server/service';
 import { formatDate, formatMonth } from '../../../web/src/format';
 import { loadBundledRates } from '../../support/bundled-rates';
+import { type AxeFinding, axeViolations, launchChromium, recordCspViolations } from '../../support/chromium';
 
 /**
  * A new customer's whole journey in a real browser, through the page only: sign up, verify with the code the local
@@ -18,7 +18,6 @@ import { loadBundledRates } from '../../support/bundled-rates';
 
 const ROOT = resolve(__dirname, '../../..');
 const SHOTS = join(ROOT, 'test-output', 'dashboard');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
 const PASSWORD = 'Browser-Test-2026';
@@ -28,28 +27,8 @@ const CACHE_TTL_MS = 1000;
 
 jest.setTimeout(120_000);
 
-function executableOrExplain(path: string): string {
-  try {
-    accessSync(path, constants.X_OK);
-    return path;
-  } catch {
-    throw new Error(
-      `No Chromium at ${path}. The dashboard's browser test needs Debian's chromium package: install it with ` +
-        '`sudo apt-get install -y chromium` or `npm run setup:browser`, or set CHROMIUM_PATH to another Chromium.',
-    );
-  }
-}
-
-interface Finding {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: string[];
-}
-
 /** Resolves after two frames, once a redraw the last resize asked for has happened. */
 const NEXT_FRAMES = 'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))';
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('the account dashboard in a real browser', () => {
   let dataDir: string | undefined;
@@ -60,7 +39,7 @@ describe('the account dashboard in a real browser', () => {
   const pageErrors: string[] = [];
   const cspViolations: string[] = [];
   const failedResponses: { status: number; url: string; target: string | undefined }[] = [];
-  const axeFindings = new Map<string, Finding[]>();
+  const axeFindings = new Map<string, AxeFinding[]>();
 
   const email = `Browser-${Date.now()}@Example.com`;
   let apiKey = '';
@@ -71,7 +50,6 @@ describe('the account dashboard in a real browser', () => {
   };
 
   beforeAll(async () => {
-    const executablePath = executableOrExplain(CHROMIUM);
     mkdirSync(SHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'fxrates-browser-'));
     service = await startLocalService({
@@ -82,19 +60,7 @@ describe('the account dashboard in a real browser', () => {
       dashboard: true,
     });
     if (!service.dashboardUrl) throw new Error('the local service did not start the dashboard');
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'UTC' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: new URL(service.dashboardUrl).origin,
@@ -113,20 +79,7 @@ describe('the account dashboard in a real browser', () => {
         ['x-amz-target']?.replace(/^AWSCognitoIdentityProviderService\./, '');
       failedResponses.push({ status: response.status(), url: response.url(), target });
     });
-    // A binding reaches Node without running script the page's CSP would judge.
-    await page.exposeBinding('reportCspViolation', (_source, text: string) => {
-      cspViolations.push(text);
-    });
-    await page.addInitScript(() => {
-      type Violation = { violatedDirective: string; blockedURI: string };
-      const scope = globalThis as unknown as {
-        reportCspViolation: (text: string) => void;
-        addEventListener: (type: string, listener: (event: Violation) => void) => void;
-      };
-      scope.addEventListener('securitypolicyviolation', (event) => {
-        scope.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI}`);
-      });
-    });
+    await recordCspViolations(page, cspViolations);
   });
 
   afterAll(async () => {
@@ -177,22 +130,7 @@ describe('the account dashboard in a real browser', () => {
 
   /** Runs axe-core on the page as it is; fails on serious or critical violations and prints the rest. */
   async function checkAccessibility(view: string): Promise<void> {
-    // Evaluated over the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
-    if ((await page.evaluate('typeof axe')) === 'undefined') await page.evaluate(axeSource);
-    expect(await page.evaluate('typeof axe')).toBe('object');
-    const { findings, passed } = await page.evaluate(async () => {
-      const { axe } = globalThis as unknown as { axe: typeof Axe };
-      const results = await axe.run({ resultTypes: ['violations'] });
-      return {
-        passed: results.passes.length,
-        findings: results.violations.map((violation) => ({
-          id: violation.id,
-          impact: violation.impact ?? 'unknown',
-          help: violation.help,
-          nodes: violation.nodes.map((node) => node.target.join(' ')),
-        })),
-      };
-    });
+    const { findings, passed } = await axeViolations(page);
     // A run that checked nothing would pass vacuously.
     expect(passed).toBeGreaterThan(10);
     axeFindings.set(view, findings);

@@ -1,10 +1,10 @@
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type * as Axe from 'axe-core';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type LocalService, startLocalService } from '../../../local-server/service';
 import { TestClock } from '../../support/api-service';
+import { axeViolations, launchChromium } from '../../support/chromium';
 
 /**
  * The sign-in journey's rough edges, in a real browser through the page only, against the local server's Cognito
@@ -18,27 +18,12 @@ import { TestClock } from '../../support/api-service';
 
 const ROOT = resolve(__dirname, '../../..');
 const SHOTS = join(ROOT, 'test-output', 'dashboard');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const PASSWORD = 'Browser-Sign-In-2026';
 const HOUR_MS = 3_600_000;
 
 jest.setTimeout(120_000);
-
-function executableOrExplain(path: string): string {
-  try {
-    accessSync(path, constants.X_OK);
-    return path;
-  } catch {
-    throw new Error(
-      `No Chromium at ${path}. This browser test needs Debian's chromium package (\`npm run setup:browser\`), or ` +
-        'CHROMIUM_PATH set to another Chromium.',
-    );
-  }
-}
-
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('signing in to the dashboard in a real browser', () => {
   const clock = new TestClock(new Date().toISOString());
@@ -60,14 +45,9 @@ describe('signing in to the dashboard in a real browser', () => {
   };
 
   beforeAll(async () => {
-    const executablePath = executableOrExplain(CHROMIUM);
     mkdirSync(SHOTS, { recursive: true });
     await start();
-    browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'UTC' });
     context.setDefaultTimeout(10_000);
     context.on('request', (request) => {
@@ -109,12 +89,7 @@ describe('signing in to the dashboard in a real browser', () => {
     ] as const) {
       await on.setViewportSize(size);
       await on.screenshot({ path: join(SHOTS, `sign-in-${name}-${label}.png`), fullPage: true });
-      if ((await on.evaluate('typeof axe')) === 'undefined') await on.evaluate(axeSource);
-      const findings = await on.evaluate(async () => {
-        const { axe } = globalThis as unknown as { axe: typeof Axe };
-        const results = await axe.run({ resultTypes: ['violations'] });
-        return results.violations.map((violation) => `${violation.impact} ${violation.id}`);
-      });
+      const findings = (await axeViolations(on)).findings.map((finding) => `${finding.impact} ${finding.id}`);
       expect([name, label, findings]).toEqual([name, label, []]);
     }
     await on.setViewportSize(DESKTOP);
