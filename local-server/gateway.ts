@@ -30,6 +30,7 @@ import {
 } from '../lambdas/core/http/gateway-responses';
 import { API_KEY_HEADER, headerValue } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, matchRoute, type RouteId } from '../lambdas/core/http/routes';
+import { createStaticEncoder, type StaticReply } from './static-encoding';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -176,7 +177,7 @@ interface DocumentationPage {
 }
 
 /** The largest body the local gateway reads: the dashboard's routes read at most DASHBOARD_MAX_BODY_BYTES. */
-const MAX_GATEWAY_BODY_BYTES = 16 * DASHBOARD_MAX_BODY_BYTES;
+export const MAX_GATEWAY_BODY_BYTES = 16 * DASHBOARD_MAX_BODY_BYTES;
 
 /**
  * The most header fields a request may have (Node's default count). A request with more is refused as having too
@@ -195,6 +196,25 @@ function isMethodToken(packet: Buffer | undefined): boolean {
 
 function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_BASE_PATH || path.startsWith(`${DASHBOARD_BASE_PATH}/`);
+}
+
+/**
+ * The request target as the gateway decides on it, once for everything it decides (whether it reads a body,
+ * which page or route answers): dot segments removed, `.`/`..` and their percent-encoded spellings, as RFC 3986
+ * 5.2.4 removes them (and `\` read as `/`, as WHATWG URL parsing does); undefined when it is not a URL.
+ * On AWS this port's paths are split between two hosts. CloudFront (the page, /docs/, /openapi.json, /api/*)
+ * documents that it normalizes the path this way before it picks a cache behaviour, so `/v1/../api/keys` there is
+ * a request to the dashboard API; API Gateway's own handling of a raw `..` is not documented. Browsers, fetch and
+ * curl remove dot segments before they send, so only a hand-built request carries them, and here it gets the
+ * answer its normalized path gets. A path starting `//` stays a path (`new URL` alone would read its first
+ * segment as a host).
+ */
+function requestTarget(raw: string): URL | undefined {
+  try {
+    return new URL(raw.startsWith('/') ? `http://local.invalid${raw}` : raw, 'http://local.invalid');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The body as text, or undefined when it is larger than `limit` bytes (the rest is then not read). */
@@ -266,6 +286,12 @@ export function createLocalGateway(options: LocalGatewayOptions) {
   const apiId = options.apiId ?? 'local';
   const region = options.region ?? 'local';
   const documentation = documentationPages();
+  const staticFiles = createStaticEncoder();
+
+  /** What is served at `path` for GET and HEAD, if anything: a file, or the `/docs` redirect. */
+  function pageAt(path: string): StaticPage | undefined {
+    return documentation.get(path) ?? options.dashboard?.pages.get(path);
+  }
 
   function renderGateway(
     type: GatewayResponseType,
@@ -296,14 +322,10 @@ export function createLocalGateway(options: LocalGatewayOptions) {
 
   async function handle(request: GatewayRequest): Promise<GatewayReply> {
     const requestId = newRequestId();
-    let url: URL;
-    try {
-      url = new URL(request.url, 'http://local.invalid');
-    } catch {
-      return renderGateway('MISSING_AUTHENTICATION_TOKEN', requestId);
-    }
+    const url = requestTarget(request.url);
+    if (!url) return renderGateway('MISSING_AUTHENTICATION_TOKEN', requestId);
     const path = url.pathname;
-    const page = documentation.get(path) ?? options.dashboard?.pages.get(path);
+    const page = pageAt(path);
     if (page && (request.method === 'GET' || request.method === 'HEAD')) {
       const statusCode = 'Location' in page.headers ? 301 : 200;
       return { statusCode, headers: { ...page.headers, 'X-Request-Id': requestId }, body: page.body };
@@ -470,15 +492,22 @@ export function createLocalGateway(options: LocalGatewayOptions) {
    * limit; a larger body is refused unread. Oversized headers are refused by Node (see clientError).
    */
   async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = req.url ?? '/';
+    const raw = req.url ?? '/';
+    const method = req.method ?? 'GET';
     const refused = refusal(req, newRequestId());
-    const readsBody = !refused && options.dashboard !== undefined && isDashboardPath(path.split('?')[0] ?? '');
+    const path = requestTarget(raw)?.pathname;
+    const page = refused || path === undefined || (method !== 'GET' && method !== 'HEAD') ? undefined : pageAt(path);
+    if (page && !('Location' in page.headers)) {
+      await serveFile(req, res, page);
+      return;
+    }
+    const readsBody = !refused && options.dashboard !== undefined && path !== undefined && isDashboardPath(path);
     const body = readsBody ? await readBody(req, MAX_GATEWAY_BODY_BYTES) : '';
     const reply =
       refused ??
       (await handle({
-        method: req.method ?? 'GET',
-        url: path,
+        method,
+        url: raw,
         headers: req.headers,
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         ...(body === undefined ? {} : { body }),
@@ -488,6 +517,29 @@ export function createLocalGateway(options: LocalGatewayOptions) {
         return renderGateway('DEFAULT_5XX', requestId);
       }));
     res.writeHead(reply.statusCode, reply.headers);
+    res.end(reply.statusCode === 304 ? undefined : reply.body);
+    req.resume();
+  }
+
+  /**
+   * A file of the page or the reference, in the coding the client accepts best (static-encoding.ts), with an ETag
+   * per coding and 304 for a matching If-None-Match; 406 when the client refuses every coding, identity included.
+   */
+  async function serveFile(req: IncomingMessage, res: ServerResponse, page: StaticPage): Promise<void> {
+    const requestId = newRequestId();
+    let reply: StaticReply | GatewayReply | undefined;
+    try {
+      reply = await staticFiles.reply(page, {
+        method: req.method ?? 'GET',
+        acceptEncoding: req.headers['accept-encoding'],
+        ifNoneMatch: req.headers['if-none-match'],
+      });
+      reply ??= { ...renderGateway('DEFAULT_4XX', requestId), statusCode: 406 };
+    } catch (error) {
+      options.onError?.(error, requestId);
+      reply = renderGateway('DEFAULT_5XX', requestId);
+    }
+    res.writeHead(reply.statusCode, { ...reply.headers, 'X-Request-Id': requestId });
     res.end(reply.statusCode === 304 ? undefined : reply.body);
     req.resume();
   }

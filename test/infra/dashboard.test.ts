@@ -463,6 +463,25 @@ describe('distribution', () => {
     expect(association?.FunctionARN).toEqual({ 'Fn::GetAtt': [fnId, 'FunctionARN'] });
   });
 
+  it('compresses the page, its assets and the reference for viewers that accept gzip or brotli, and not the API', () => {
+    // CloudFront compresses when the behaviour says Compress and its cache policy keys on the normalized
+    // Accept-Encoding, which the managed CachingOptimized policy does; CachingDisabled does not, so the dashboard
+    // API's answers reach the viewer as API Gateway sends them.
+    for (const files of [distributionConfig().DefaultCacheBehavior as Props, behaviour('/docs*')]) {
+      expect(files).toMatchObject({
+        Compress: true,
+        CachePolicyId: cloudfront.CachePolicy.CACHING_OPTIMIZED.cachePolicyId,
+      });
+    }
+    expect(behaviour(`${DASHBOARD_BASE_PATH}/*`).CachePolicyId).toBe(
+      cloudfront.CachePolicy.CACHING_DISABLED.cachePolicyId,
+    );
+    // Neither REST API compresses (no minimumCompressionSize), so the local server compresses no API answer either.
+    const apis = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::RestApi'));
+    expect(apis.length).toBeGreaterThanOrEqual(2);
+    for (const api of apis) expect(propsOf(api).MinimumCompressionSize).toBeUndefined();
+  });
+
   it('logs requests to the log bucket, and meets the CloudFront and S3 rules it is not exempted from', () => {
     expect(distributionConfig().Logging).toMatchObject({
       Bucket: { 'Fn::GetAtt': [logicalIdOf(site().logBucket), 'RegionalDomainName'] },
