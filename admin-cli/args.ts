@@ -3,15 +3,9 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, type PlanId } from '../lambdas/core/domain/plans';
 import type { CreateAccountInput } from '../lambdas/core/store/accounts-store';
 import { DATA_DIR_ENV, DEFAULT_DATA_DIR } from '../local-server/data-dir';
+import { UsageError } from './usage-error';
 
-/** Bad command-line input: the CLI prints the message as one line and exits with status 2. */
-export class UsageError extends Error {
-  readonly code = 'usage';
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 export type AdminCommand =
   | { kind: 'account-create'; input: CreateAccountInput }

@@ -14,6 +14,7 @@ import {
   UpdateItemCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
+import { ACCOUNTS_KEY_PREFIXES } from '../lambdas/core/store/tables';
 import type { StoreSource } from './target';
 
 export const BACKUP_FORMAT = 'fxrates-accounts-backup';
@@ -122,9 +123,9 @@ export function countItems(items: readonly JsonItem[]): ItemCounts {
   const counts: ItemCounts = { accounts: 0, keys: 0, usage: 0, other: 0 };
   for (const item of items) {
     const pk = pkOf(item);
-    if (pk.startsWith('ACCOUNT#')) counts.accounts++;
-    else if (pk.startsWith('KEY#')) counts.keys++;
-    else if (pk.startsWith('USAGE#')) counts.usage++;
+    if (pk.startsWith(ACCOUNTS_KEY_PREFIXES.account)) counts.accounts++;
+    else if (pk.startsWith(ACCOUNTS_KEY_PREFIXES.key)) counts.keys++;
+    else if (pk.startsWith(ACCOUNTS_KEY_PREFIXES.usage)) counts.usage++;
     else counts.other++;
   }
   return counts;
@@ -344,7 +345,7 @@ interface ExistingItem {
 
 const BATCH_SIZE = 25;
 
-const accountIdOf = (pk: string) => pk.slice('ACCOUNT#'.length);
+const accountIdOf = (pk: string) => pk.slice(ACCOUNTS_KEY_PREFIXES.account.length);
 
 /** Every pk in the target, and what a recount needs of each: one consistent Scan of a few attributes. */
 async function scanExisting(raw: DynamoDBClient, tableName: string): Promise<Map<string, ExistingItem>> {
@@ -416,8 +417,8 @@ export async function restoreItems(
   let existingAccounts = 0;
   let existingKeys = 0;
   for (const pk of existing.keys()) {
-    if (pk.startsWith('ACCOUNT#')) existingAccounts++;
-    else if (pk.startsWith('KEY#')) existingKeys++;
+    if (pk.startsWith(ACCOUNTS_KEY_PREFIXES.account)) existingAccounts++;
+    else if (pk.startsWith(ACCOUNTS_KEY_PREFIXES.key)) existingKeys++;
   }
   const replaced = items.filter((item) => existing.has(pkOf(item))).length;
   if (!options.replace && existingAccounts + existingKeys > 0) {
@@ -429,10 +430,10 @@ export async function restoreItems(
 
   // The key items after the restore: the table's, with the backup's written over them.
   const keys = new Map<string, { account?: string; revoked: boolean }>();
-  for (const [pk, item] of existing) if (pk.startsWith('KEY#')) keys.set(pk, item);
+  for (const [pk, item] of existing) if (pk.startsWith(ACCOUNTS_KEY_PREFIXES.key)) keys.set(pk, item);
   for (const item of items) {
     const pk = pkOf(item);
-    if (!pk.startsWith('KEY#')) continue;
+    if (!pk.startsWith(ACCOUNTS_KEY_PREFIXES.key)) continue;
     const account = item.key_account_id;
     const revoked = item.revoked_at;
     keys.set(pk, {
@@ -451,7 +452,7 @@ export async function restoreItems(
   const requests: WriteRequest[] = items.map((item) => {
     const pk = pkOf(item);
     const written = fromJsonItem(item);
-    if (pk.startsWith('ACCOUNT#')) {
+    if (pk.startsWith(ACCOUNTS_KEY_PREFIXES.account)) {
       const accountId = accountIdOf(pk);
       restoredAccounts.add(accountId);
       const count = countOf(accountId);
@@ -466,7 +467,7 @@ export async function restoreItems(
   // Accounts the table kept whose keys the backup changed: their count set likewise.
   let recounted = restoredAccounts.size;
   for (const [pk, item] of existing) {
-    if (!pk.startsWith('ACCOUNT#') || restoredAccounts.has(accountIdOf(pk))) continue;
+    if (!pk.startsWith(ACCOUNTS_KEY_PREFIXES.account) || restoredAccounts.has(accountIdOf(pk))) continue;
     const count = countOf(accountIdOf(pk));
     if (item.activeKeys !== undefined && Number(item.activeKeys) === Number(count)) continue;
     await raw.send(

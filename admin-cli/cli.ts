@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { systemClock } from '../lambdas/core/domain/dates';
 import { AccountsError, InvalidAccountInputError } from '../lambdas/core/store/accounts-store';
-import { type AdminCommand, parseInvocation, USAGE, UsageError } from './args';
+import { type AdminCommand, parseInvocation, USAGE } from './args';
 import {
   BackupRefusedError,
   buildBackup,
@@ -15,6 +15,7 @@ import {
 } from './backup';
 import { AdminAccountsStore, type CommandOutput, runCommand } from './commands';
 import { type OpenedStore, type OpenOptions, openStore, StoreUnavailableError } from './target';
+import { UsageError } from './usage-error';
 
 export const EXIT_OK = 0;
 export const EXIT_REFUSED = 1;

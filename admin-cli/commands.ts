@@ -1,11 +1,11 @@
 import { PLANS, resolveLimits } from '../lambdas/core/domain/plans';
-import { type AccountSummary, findAccountSummary, listAccounts } from '../lambdas/core/store/accounts-listing';
 import {
   type Account,
   AccountsStore,
   type ApiKeyRecord,
   UnknownAccountError,
 } from '../lambdas/core/store/accounts-store';
+import { type AccountSummary, findAccountSummary, listAccounts } from './accounts-listing';
 import type { AdminCommand } from './args';
 
 /** What a command prints: the one JSON object for `--json`, and the lines for people otherwise. */

@@ -7,6 +7,7 @@
  * disclosure at the top, and wide tables and code scroll inside their own keyboard-focusable region, so the page
  * itself never scrolls sideways.
  */
+import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import type {
   HeaderObject,
   OpenApiDocument,
@@ -207,7 +208,7 @@ function curlOf(method: string, path: string, operation: OperationObject): strin
   }
   if (!operation.servers) {
     const target = `$${BASE_VARIABLE}${url}${query.length ? `?${query.join('&')}` : ''}`;
-    return `curl -i -H "X-API-Key: $KEY" "${target}"`;
+    return `curl -i -H "${API_KEY_HEADER}: $KEY" "${target}"`;
   }
   const words = ['curl -i'];
   if (method !== 'GET') words.push(`-X ${method}`);

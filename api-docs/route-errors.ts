@@ -20,6 +20,7 @@ import {
   type GatewayResponseDefinition,
   type GatewayResponseType,
 } from '../lambdas/core/http/gateway-responses';
+import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import { ROUTE_PARAMETERS } from '../lambdas/core/http/parameters';
 import type { RouteDefinition, RouteId } from '../lambdas/core/http/routes';
 import { KEY_NAME_MAX_LENGTH } from './schemas';
@@ -41,8 +42,8 @@ export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
     'request too large to read, or one with more than 2,000 header fields ("The request has too many headers.").',
   'api-key-in-url':
     'A query parameter named `api_key`, `apikey`, `key`, `access_key` or `x-api-key` (any case) is present, even ' +
-    'beside a valid header. Keys belong in the `X-API-Key` header only.',
-  'missing-api-key': 'No `X-API-Key` header, or an empty one.',
+    `beside a valid header. Keys belong in the \`${API_KEY_HEADER}\` header only.`,
+  'missing-api-key': `No \`${API_KEY_HEADER}\` header, or an empty one.`,
   unauthenticated:
     'Dashboard API only: no `Authorization` header, or an ID token that is expired, forged, or issued for another ' +
     'user pool or app client.',

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   const { formatDay } = await import('../lambdas/core/domain/dates');
   const { localDataDir } = await import('../local-server/local-store');
   const { DOCS_PATH, OPENAPI_PATH } = await import('../local-server/gateway');
+  const { API_KEY_HEADER } = await import('../lambdas/core/http/headers');
 
   const dataDir = localDataDir();
   const live = process.env.FXRATES_OFFLINE !== 'true' && process.env.FXRATES_OFFLINE !== '1';
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
     console.log(`    free      ${keys.free}`);
     console.log(`    pro       ${keys.pro}`);
     console.log(`    business  ${keys.business}`);
-    console.log(`\n  curl -H 'X-API-Key: ${keys.pro}' '${running.url}rates/latest?base=USD'\n`);
+    console.log(`\n  curl -H '${API_KEY_HEADER}: ${keys.pro}' '${running.url}rates/latest?base=USD'\n`);
   }
   console.log('Press Ctrl-C to stop.');
 }

@@ -1,8 +1,8 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { PASSWORD_POLICY } from '../lambdas/core/domain/password-policy';
 import { DASHBOARD_TOKEN_VALIDITY } from '../lambdas/core/http/dashboard-routes';
+import { PASSWORD_POLICY } from '../web/src/password-policy';
 import { parseSesIdentityArn } from './config';
 
 /** How long a sign-in lasts: the ID token the dashboard API checks, and the refresh token the page may renew it with. */
@@ -57,7 +57,7 @@ export class DashboardUsers extends Construct {
             }),
           }
         : {}),
-      // The one policy the page states and the local emulator enforces (lambdas/core/domain/password-policy.ts).
+      // The one policy the page states and the local emulator enforces (web/src/password-policy.ts).
       passwordPolicy: { ...PASSWORD_POLICY, tempPasswordValidity: Duration.days(3) },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       // Lite covers what the page uses (sign-up, codes by e-mail, password sign-in, refresh) at the lowest price.

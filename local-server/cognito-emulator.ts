@@ -6,7 +6,7 @@
  *
  * Every request passes through `router` below before cognito-local sees it, which closes the gaps between
  * cognito-local 5.3.0 and the AWS pool (lib/dashboard-users.ts) where the page or an attacker would notice them:
- * - passwords are checked against the pool's policy (domain/password-policy.ts), with InvalidPasswordException;
+ * - passwords are checked against the pool's policy (web/src/password-policy.ts), with InvalidPasswordException;
  * - no password and no refresh token is stored as such: a password is kept as a salted scrypt hash, a refresh
  *   token as its SHA-256 (cognito-secrets.ts), and what a request brings is compared against those;
  * - a wrong password or an unknown address on sign-in is NotAuthorizedException "Incorrect username or password.",
@@ -63,8 +63,8 @@ import {
   UserPoolServiceFactoryImpl,
 } from 'cognito-local/lib/services/userPoolService.js';
 import pino from 'pino';
-import { PASSWORD_POLICY, PASSWORD_POLICY_TEXT, passwordProblems } from '../lambdas/core/domain/password-policy';
 import { DASHBOARD_TOKEN_VALIDITY } from '../lambdas/core/http/dashboard-routes';
+import { PASSWORD_POLICY, PASSWORD_POLICY_TEXT, passwordProblems } from '../web/src/password-policy';
 import { hashPassword, hashRefreshToken, passwordMatches, secretFreeDataStores } from './cognito-secrets';
 
 /** The folder of the data directory that holds the emulator's state, and the files in it that are ours. */

@@ -4,10 +4,10 @@
  */
 import { ingestDays } from '../../lambdas/core/ingest/ingest';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
-import { createTable } from '../../lambdas/core/store/create-tables';
 import { RatesStore } from '../../lambdas/core/store/rates-store';
 import { RATES_TABLE } from '../../lambdas/core/store/tables';
 import { bundledFiles, readBundledDays } from '../../local-server/bundled-data';
+import { createTable } from '../../local-server/create-tables';
 import { startDynalite } from '../../local-server/dynalite-server';
 
 const BUDGET_SECONDS = 20;

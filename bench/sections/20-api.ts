@@ -16,6 +16,7 @@ import { endpoint as historyEndpoint } from '../../lambdas/core/endpoints/histor
 import { endpoint as latestEndpoint } from '../../lambdas/core/endpoints/latest';
 import { apiHandler } from '../../lambdas/core/http/api-handler';
 import { encodeAccess } from '../../lambdas/core/http/authorizer-context';
+import { API_KEY_HEADER } from '../../lambdas/core/http/headers';
 import { RateReader } from '../../lambdas/core/service/rate-reader';
 import { PROJECT_ROOT as ROOT } from '../../lib/bundling';
 import { DEFAULT_LAYOUT, type LocalLayout, startLocalService } from '../../local-server/service';
@@ -58,7 +59,7 @@ function autocannon(url: string, key: string, seconds = LOAD_SECONDS): Promise<A
   const script = `
     const autocannon = require('autocannon');
     autocannon({ url: process.argv[1], connections: ${CONNECTIONS}, duration: ${seconds},
-      headers: { 'X-API-Key': process.argv[2] } }, (err, res) => {
+      headers: { '${API_KEY_HEADER}': process.argv[2] } }, (err, res) => {
       if (err) { console.error(err); process.exit(1); }
       process.stdout.write(JSON.stringify({ requests: res.requests, latency: res.latency, non2xx: res.non2xx,
         errors: res.errors, timeouts: res.timeouts }));

@@ -9,9 +9,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, type PlanLimits } from '../../lambdas/core/domain/plans';
 import { createDocumentClient, createMeteringClient } from '../../lambdas/core/store/clients';
-import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
 import { type AdmitInput, UsageStore } from '../../lambdas/core/store/usage-store';
+import { createTable } from '../../local-server/create-tables';
 import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
 import {
   InProcessTransport,

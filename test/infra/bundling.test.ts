@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { defaultProvider, MissingEnvironmentCredentialsError } from '../../lambdas/core/lambda-credentials';
 import { BUNDLE_OPTIONS, PROJECT_ROOT, sharedEsbuildOptions } from '../../lib/bundling';
-import { defaultProvider, MissingEnvironmentCredentialsError } from '../../lib/lambda-credentials';
 
 const run = promisify(execFile);
 

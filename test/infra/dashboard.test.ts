@@ -8,7 +8,6 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import { NagRuleCompliance, rules } from 'cdk-nag';
 import { buildSync } from 'esbuild';
 import { REFERENCE_PAGE_CSP } from '../../api-docs/site';
-import { PASSWORD_POLICY } from '../../lambdas/core/domain/password-policy';
 import {
   DASHBOARD_BASE_PATH,
   DASHBOARD_ROUTES,
@@ -20,6 +19,7 @@ import { dashboardModule, esbuildOptions } from '../../lib/bundling';
 import { cognitoEndpoint, PAGE_CONFIG_FILE, pageCsp } from '../../lib/dashboard-site';
 import type { FxratesFunction } from '../../lib/fxrates-function';
 import { buildDashboardFiles, dashboardCsp } from '../../web/build';
+import { PASSWORD_POLICY } from '../../web/src/password-policy';
 import {
   type DeployedFile,
   deployedFiles,

@@ -3,14 +3,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { listAccounts } from '../../admin-cli/accounts-listing';
 import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../admin-cli/target';
 import { hashApiKey, isWellFormedApiKey } from '../../lambdas/core/domain/api-key';
 import { PLANS } from '../../lambdas/core/domain/plans';
-import { listAccounts } from '../../lambdas/core/store/accounts-listing';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
-import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
+import { createTable } from '../../local-server/create-tables';
 import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
 import { type CliResult, onlyJsonObject, runAdminCli } from '../support/admin-cli';
 

@@ -5,8 +5,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createMeteringClient } from '../../lambdas/core/store/clients';
-import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
+import { createTable } from '../../local-server/create-tables';
 import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
 import { InProcessTransport } from '../../local-server/in-process-transport';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
-import { createTable } from '../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../../lambdas/core/store/tables';
+import { createTable } from '../../local-server/create-tables';
 
 /** The two real DynamoDB implementations every store test runs against; started by the global setup. */
 export interface Backend {

@@ -94,7 +94,8 @@ export async function startDynamoDbLocal(): Promise<RunningDynamoDbLocal> {
       String(port),
       '-disableTelemetry',
     ],
-    { stdio: 'ignore', detached: false },
+    // DynamoDB Local writes dynamodb-local-metadata.json into its working directory: keep it out of the repository.
+    { cwd: dir, stdio: 'ignore', detached: false },
   );
   await waitForPort(port, child, 30_000);
   return {

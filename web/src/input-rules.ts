@@ -3,9 +3,9 @@
  * The servers enforce the same rules; these only mirror them.
  */
 
-import { passwordProblems } from '../../lambdas/core/domain/password-policy';
+import { passwordProblems } from './password-policy';
 
-export { PASSWORD_POLICY_TEXT, passwordProblems } from '../../lambdas/core/domain/password-policy';
+export { PASSWORD_POLICY_TEXT, passwordProblems } from './password-policy';
 
 /** The sentence for a password that misses the policy (the one the user pool enforces), or null when it meets it. */
 export function passwordMessage(password: string): string | null {

@@ -31,13 +31,15 @@ export function requireHistoryPlan(
   const plan = accessOf(event).plan;
   const months = plan ? PLANS[plan].historyMonths : 0;
   if (months === 0) {
-    throw new PlanUpgradeRequiredError('Historical rates are not included in your plan; upgrade to Pro or Business.');
+    throw new PlanUpgradeRequiredError(
+      `Historical rates are not included in your plan; upgrade to ${PLANS.pro.name} or ${PLANS.business.name}.`,
+    );
   }
   if (months === null) return;
   const earliest = oneYearBefore(today);
   if (earliestRequested < earliest) {
     throw new PlanUpgradeRequiredError(
-      `Your plan includes history back to ${earliest}; upgrade to Business for the full history since 1999.`,
+      `Your plan includes history back to ${earliest}; upgrade to ${PLANS.business.name} for the full history since 1999.`,
       param,
     );
   }

@@ -8,15 +8,12 @@
  *
  * Adding a route: one entry here, its module `lambdas/core/dashboard/<id>.ts` exporting `endpoint`, its tests.
  */
-import type { AccountsItemKind } from '../store/tables';
+import type { AccountsIndex, AccountsItemKind } from '../store/tables';
 
 export type DashboardRouteId = 'account' | 'keys-list' | 'keys-create' | 'keys-revoke' | 'plans';
 
 /** DynamoDB actions a dashboard function may use on the accounts table itself. */
 export type AccountsTableAction = 'GetItem' | 'PutItem' | 'UpdateItem';
-
-/** The accounts table's indexes, which a function may query. */
-export type AccountsIndex = 'keys-by-account' | 'keys-by-id';
 
 export interface DashboardRouteDefinition {
   id: DashboardRouteId;
@@ -36,6 +33,7 @@ export interface DashboardRouteDefinition {
    * depends on the page calling another first.
    */
   accountsTable: Readonly<Partial<Record<AccountsTableAction, readonly AccountsItemKind[]>>>;
+  /** The accounts table's indexes the function may query. */
   accountsIndexes: readonly AccountsIndex[];
 }
 

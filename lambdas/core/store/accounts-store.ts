@@ -30,7 +30,7 @@ import {
 } from './account-items';
 import { AccountsReadStore } from './accounts-read-store';
 import { isConditionFailure } from './clients';
-import { accountKey, apiKeyKey } from './tables';
+import { accountKey, apiKeyKey, KEYS_BY_ACCOUNT_INDEX, KEYS_BY_ID_INDEX } from './tables';
 
 export type { KeyCreationLimit } from '../domain/key-creation';
 export type { Account, AccountStatus, ApiKeyRecord } from './account-items';
@@ -74,8 +74,6 @@ export interface AccountsStoreDeps {
 }
 
 export const DEFAULT_KEY_NAME = 'default';
-const KEY_INDEX_BY_ACCOUNT = 'keys-by-account';
-const KEY_INDEX_BY_ID = 'keys-by-id';
 
 /** Echoes an identifier in a message only as a short printable token. */
 function printable(value: string): string {
@@ -632,7 +630,7 @@ export class AccountsStore extends AccountsReadStore {
   async keysOf(accountId: string): Promise<ApiKeyRecord[]> {
     const items = await this.queryAll({
       TableName: this.tableName,
-      IndexName: KEY_INDEX_BY_ACCOUNT,
+      IndexName: KEYS_BY_ACCOUNT_INDEX,
       KeyConditionExpression: 'key_account_id = :id',
       ExpressionAttributeValues: { ':id': accountId },
     });
@@ -648,7 +646,7 @@ export class AccountsStore extends AccountsReadStore {
   async revokeKey(keyId: string, options: { accountId?: string } = {}): Promise<RevokeResult> {
     const items = await this.queryAll({
       TableName: this.tableName,
-      IndexName: KEY_INDEX_BY_ID,
+      IndexName: KEYS_BY_ID_INDEX,
       KeyConditionExpression: 'key_id = :id',
       ExpressionAttributeValues: { ':id': keyId },
     });

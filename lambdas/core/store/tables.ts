@@ -21,15 +21,22 @@ export const RATES_TABLE: TableDefinition = {
   indexes: [],
 };
 
+/**
+ * The accounts table's indexes, which only key items populate: an account's keys, and a key by its public id.
+ * Plain constants, not an object: a property read would keep ACCOUNTS_TABLE in bundles that never use it.
+ */
+export const KEYS_BY_ACCOUNT_INDEX = 'keys-by-account';
+export const KEYS_BY_ID_INDEX = 'keys-by-id';
+export type AccountsIndex = typeof KEYS_BY_ACCOUNT_INDEX | typeof KEYS_BY_ID_INDEX;
+
 export const ACCOUNTS_TABLE: TableDefinition = {
   id: 'Accounts',
   envVar: 'ACCOUNTS_TABLE_NAME',
   partitionKey: 'pk',
   ttlAttribute: 'expires_at',
-  // Only key items carry these attributes: list an account's keys, and revoke a key by its public id.
   indexes: [
-    { name: 'keys-by-account', partitionKey: 'key_account_id' },
-    { name: 'keys-by-id', partitionKey: 'key_id' },
+    { name: KEYS_BY_ACCOUNT_INDEX, partitionKey: 'key_account_id' },
+    { name: KEYS_BY_ID_INDEX, partitionKey: 'key_id' },
   ],
 };
 

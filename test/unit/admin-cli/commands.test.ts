@@ -1,6 +1,6 @@
+import type { AccountSummary } from '../../../admin-cli/accounts-listing';
 import { type AdminStore, runCommand } from '../../../admin-cli/commands';
 import { PLANS } from '../../../lambdas/core/domain/plans';
-import type { AccountSummary } from '../../../lambdas/core/store/accounts-listing';
 import { UnknownAccountError } from '../../../lambdas/core/store/accounts-store';
 
 const SUB = '7c1e2f40-93ab-4d5e-8f61-0a2b3c4d5e6f';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../../lambdas/core/store/clients';
-import { createTable } from '../../../lambdas/core/store/create-tables';
 import { ACCOUNTS_TABLE } from '../../../lambdas/core/store/tables';
+import { createTable } from '../../../local-server/create-tables';
 import { startDynalite } from '../../../local-server/dynalite-server';
 import {
   assertStoreReadable,

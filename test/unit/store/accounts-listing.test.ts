@@ -1,7 +1,7 @@
 import { DynamoDBDocumentClient, GetCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { findAccountSummary, listAccounts } from '../../../admin-cli/accounts-listing';
 import { MalformedItemError } from '../../../lambdas/core/store/account-items';
-import { findAccountSummary, listAccounts } from '../../../lambdas/core/store/accounts-listing';
 import { createDocumentClient } from '../../../lambdas/core/store/clients';
 
 const ddb = mockClient(DynamoDBDocumentClient);

@@ -1,6 +1,6 @@
 /**
  * Stands in for `@aws-sdk/credential-provider-node` inside the function bundles (an esbuild alias, see
- * bundling.ts). On Lambda the execution role's credentials are environment variables, the first link of the
+ * lib/bundling.ts). On Lambda the execution role's credentials are environment variables, the first link of the
  * SDK's default chain and the only one a function ever reaches. The other links (shared files, SSO, web
  * identity, process, container and instance metadata, with their nested STS/SSO clients) add about 135 KB that
  * every cold start would parse and never run. Local runs are not bundled and keep the SDK's full chain.

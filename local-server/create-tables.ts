@@ -6,7 +6,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TableDefinition } from './tables';
+import type { TableDefinition } from '../lambdas/core/store/tables';
 
 /** Local bootstrap and tests: creates a table from its shared definition; an existing table is left alone. */
 export async function createTable(

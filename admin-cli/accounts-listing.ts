@@ -5,8 +5,8 @@
  * against the read capacity), never something a request path may call.
  */
 import { type DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
-import { type Account, accountFromItem, MalformedItemError } from './account-items';
-import { accountKey } from './tables';
+import { type Account, accountFromItem, MalformedItemError } from '../lambdas/core/store/account-items';
+import { accountKey } from '../lambdas/core/store/tables';
 
 /** An account as the operator sees it: with `owner`, the dashboard user's `sub`, when it signed up there. */
 export interface AccountSummary extends Account {
