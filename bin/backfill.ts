@@ -1,28 +1,22 @@
 import { parseArgs } from 'node:util';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { addDays, formatDay, isValidDay } from '../lambdas/core/domain/dates';
+import { UsageError } from '../admin-cli/usage-error';
+import { formatDay, isValidDay } from '../lambdas/core/domain/dates';
 import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
-import {
-  currencyApiRangeFetcher,
-  ecbFetcher,
-  type SourceFetcher,
-  sourceUrlsFromEnv,
-} from '../lambdas/core/ingest/fetchers';
+import { sourceUrlsFromEnv } from '../lambdas/core/ingest/fetchers';
 import { type IngestLog, type IngestResult, ingestDays, runIngestion } from '../lambdas/core/ingest/ingest';
 import { backfillSeries, ensureSeries } from '../lambdas/core/ingest/series';
+import { DEFAULT_CURRENCY_API_DAYS } from '../lambdas/core/sources/currency-api-source';
+import { SOURCE_MODULES } from '../lambdas/core/sources/registry';
 import { createDocumentClient } from '../lambdas/core/store/clients';
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { RATES_TABLE } from '../lambdas/core/store/tables';
-import { bundledFiles, readBundledDays } from '../local-server/bundled-data';
+import { bundledFiles, readBundledSource } from '../local-server/bundled-data';
 import { localDataDir, localTableNames, openLocalTable } from '../local-server/local-store';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const USAGE =
-  'usage: npm run backfill -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--source ecb|currency-api] [--offline] | --series';
-
-/** Online currency-api backfills fetch one file per day; without --from they cover this many recent days. */
-const DEFAULT_CURRENCY_API_DAYS = 30;
+const USAGE = `usage: npm run backfill -- [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--source ${SOURCE_IDS.join('|')}] [--offline] | --series`;
 
 /** What `--help` prints: every option and variable, with its default. */
 export const HELP = `${USAGE}
@@ -57,8 +51,6 @@ Sources (environment)
 
 Exit status: 0 when every source loaded, 1 when one failed (its error is in the summary), 2 on a usage error.`;
 const FETCH_TIMEOUT_MS = 30_000;
-
-class UsageError extends Error {}
 
 interface BackfillArgs {
   from?: string;
@@ -155,13 +147,12 @@ async function backfill(args: BackfillArgs, store: RatesStore): Promise<IngestRe
   // As the ingest function does: a new table is marked (the time series answer from its first day), and series
   // missing from a table an earlier version wrote are rebuilt before days are added.
   await ensureSeries(store, { log: consoleLog });
-  const inRange = (date: string) => (!args.from || date >= args.from) && (!args.to || date <= args.to);
+  const range = { from: args.from, to: args.to };
   if (args.offline) {
-    const bundled = readBundledDays(bundledFiles(), { from: args.from, to: args.to });
-    const days = [
-      ...(args.sources.includes('ecb') ? bundled.ecb : []),
-      ...(args.sources.includes('currency-api') ? bundled.currencyApi : []),
-    ];
+    const files = bundledFiles();
+    const days = SOURCE_IDS.filter((id) => args.sources.includes(id)).flatMap((id) =>
+      readBundledSource(files, id, range),
+    );
     const reports = Object.fromEntries(
       args.sources.map((id) => [
         id,
@@ -171,20 +162,7 @@ async function backfill(args: BackfillArgs, store: RatesStore): Promise<IngestRe
     return ingestDays(store, { days, reports, log: consoleLog });
   }
   const plan = { urls: sourceUrlsFromEnv(), timeoutMs: FETCH_TIMEOUT_MS, mode: 'history' as const };
-  const fetchers: SourceFetcher[] = args.sources.map((id) => {
-    if (id === 'ecb') {
-      const ecb = ecbFetcher(plan);
-      return {
-        id,
-        fetch: async () => {
-          const fetched = await ecb.fetch();
-          return { ...fetched, days: fetched.days.filter((d) => inRange(d.date)) };
-        },
-      };
-    }
-    const to = args.to && args.to < today ? args.to : today;
-    return currencyApiRangeFetcher(plan, args.from ?? addDays(to, -(DEFAULT_CURRENCY_API_DAYS - 1)), to);
-  });
+  const fetchers = args.sources.map((id) => SOURCE_MODULES[id].backfill(plan, { ...range, today }));
   return runIngestion({ store, fetchers, log: consoleLog });
 }
 

@@ -1,68 +1,77 @@
 /**
- * The upstream data bundled in the repository (`data/`), for the offline default and offline backfills:
- * the ECB full-history zip and currency-api day files, in the exact formats the live sources serve.
+ * The upstream data bundled in the repository (`data/`), for the offline default and offline backfills: each
+ * registered source's files, in the exact formats the live sources serve, where its module says they are.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { parseCurrencyApiJson } from '../lambdas/core/sources/currency-api-json';
-import { parseEcbHistoryZip } from '../lambdas/core/sources/ecb-csv';
-import { SourceFormatError, withUrl } from '../lambdas/core/sources/errors';
+import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
+import { SOURCE_MODULES } from '../lambdas/core/sources/registry';
 import type { SourceDay } from '../lambdas/core/sources/source-day';
+import type { BundledData } from '../lambdas/core/sources/source-module';
 
-/** `data/` at the repository root; this file sits in lambdas/core/sources. */
+/** `data/` at the repository root. */
 export const DEFAULT_DATA_DIR = resolve(import.meta.dirname, '..', 'data');
 
-const ECB_ZIP = join('ecb', 'eurofxref-hist.zip');
-const CURRENCY_API_DIR = 'currency-api';
-const CURRENCY_API_DAY_FILE = /^eur-(\d{4}-\d{2}-\d{2})\.min\.json$/;
+/** Each source's bundled files, in name order; a day-per-file source's files carry their day. */
+export type BundledFiles = Record<SourceId, { path: string; date?: string }[]>;
 
-export interface BundledFiles {
-  ecbZip: string;
-  currencyApiDays: { date: string; path: string }[];
+function filesOf(dataDir: string, bundled: BundledData): { path: string; date?: string }[] {
+  const dir = join(dataDir, bundled.dir);
+  const pattern = bundled.file;
+  if (typeof pattern === 'string') return [{ path: join(dir, pattern) }];
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    // A data folder without this source's files is still usable.
+  }
+  return names
+    .map((name) => ({ name, match: pattern.exec(name) }))
+    .flatMap(({ name, match }) => (match?.[1] ? [{ date: match[1], path: join(dir, name) }] : []))
+    .sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 
 export function bundledFiles(dataDir = DEFAULT_DATA_DIR): BundledFiles {
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(dataDir, CURRENCY_API_DIR));
-  } catch {
-    // A data folder with ECB history only is still usable.
-  }
-  const currencyApiDays = names
-    .map((name) => ({ name, match: CURRENCY_API_DAY_FILE.exec(name) }))
-    .flatMap(({ name, match }) => (match?.[1] ? [{ date: match[1], path: join(dataDir, CURRENCY_API_DIR, name) }] : []))
-    .sort((a, b) => (a.date < b.date ? -1 : 1));
-  return { ecbZip: join(dataDir, ECB_ZIP), currencyApiDays };
+  return Object.fromEntries(SOURCE_IDS.map((id) => [id, filesOf(dataDir, SOURCE_MODULES[id].bundled)])) as BundledFiles;
 }
 
 /** A digest of the bundled files' bytes: the local start skips reloading when it matches the last load. */
 export function bundledFingerprint(files: BundledFiles): string {
   const hash = createHash('sha256');
-  for (const path of [files.ecbZip, ...files.currencyApiDays.map((d) => d.path)]) {
+  for (const { path } of SOURCE_IDS.flatMap((id) => files[id])) {
     hash.update(basename(path));
     hash.update(readFileSync(path));
   }
   return hash.digest('hex').slice(0, 32);
 }
 
-export interface BundledDays {
-  ecb: SourceDay[];
-  currencyApi: SourceDay[];
+/** Each source's bundled days, under its module's `bundled.key`. */
+export type BundledDays = Record<BundledData['key'], SourceDay[]>;
+
+/** Reads and parses the bundled data of one source, optionally limited to days in `[from, to]`. */
+export function readBundledSource(
+  files: BundledFiles,
+  id: SourceId,
+  range: { from?: string; to?: string } = {},
+): SourceDay[] {
+  const inRange = (date: string) => (!range.from || date >= range.from) && (!range.to || date <= range.to);
+  const { bundled } = SOURCE_MODULES[id];
+  return files[id]
+    .filter((file) => file.date === undefined || inRange(file.date))
+    .flatMap((file) =>
+      bundled.parse({
+        ...file,
+        bytes: () => readFileSync(file.path),
+        text: () => readFileSync(file.path, 'utf8'),
+      }),
+    )
+    .filter((day) => inRange(day.date));
 }
 
 /** Reads and parses the bundled data, optionally limited to days in `[from, to]`. */
 export function readBundledDays(files: BundledFiles, range: { from?: string; to?: string } = {}): BundledDays {
-  const inRange = (date: string) => (!range.from || date >= range.from) && (!range.to || date <= range.to);
-  let zip: Uint8Array;
-  try {
-    zip = readFileSync(files.ecbZip);
-  } catch (error) {
-    throw new SourceFormatError(`bundled ECB history is unreadable: ${(error as Error).message}`);
-  }
-  const ecb = withUrl(files.ecbZip, () => parseEcbHistoryZip(zip)).filter((d) => inRange(d.date));
-  const currencyApi = files.currencyApiDays
-    .filter((d) => inRange(d.date))
-    .map((d) => withUrl(d.path, () => parseCurrencyApiJson(readFileSync(d.path, 'utf8'), { expectedDate: d.date })));
-  return { ecb, currencyApi };
+  return Object.fromEntries(
+    SOURCE_IDS.map((id) => [SOURCE_MODULES[id].bundled.key, readBundledSource(files, id, range)]),
+  ) as BundledDays;
 }

@@ -17,9 +17,16 @@ import {
   silentLog,
 } from '../lambdas/core/ingest/ingest';
 import { ensureSeries, type SeriesBackfillResult } from '../lambdas/core/ingest/series';
-import type { SourceDay } from '../lambdas/core/sources/source-day';
+import { SOURCE_MODULES } from '../lambdas/core/sources/registry';
 import { RatesStore } from '../lambdas/core/store/rates-store';
-import { bundledFiles, bundledFingerprint, readBundledDays } from './bundled-data';
+import {
+  type BundledDays,
+  type BundledFiles,
+  bundledFiles,
+  bundledFingerprint,
+  readBundledDays,
+  readBundledSource,
+} from './bundled-data';
 import { type BundledCoverage, readBundledMarker, type SourceCoverage, writeBundledMarker } from './load-marker';
 
 /** Overall budget for the live attempt: every live fetch of the start shares it. */
@@ -67,12 +74,13 @@ function sourceCoverage(days: readonly { date: string }[]): SourceCoverage | und
 }
 
 /** Which days each source's bundled data has: the history the local server can answer without the network. */
-export function coverageOf(bundled: { ecb: readonly { date: string }[]; currencyApi: readonly { date: string }[] }) {
+export function coverageOf(bundled: BundledDays): BundledCoverage {
   const coverage: BundledCoverage = {};
-  const ecb = sourceCoverage(bundled.ecb);
-  const currencyApi = sourceCoverage(bundled.currencyApi);
-  if (ecb) coverage.ecb = ecb;
-  if (currencyApi) coverage.currencyApi = currencyApi;
+  for (const id of SOURCE_IDS) {
+    const key = SOURCE_MODULES[id].bundled.key;
+    const span = sourceCoverage(bundled[key]);
+    if (span) coverage[key] = span;
+  }
   return coverage;
 }
 
@@ -84,18 +92,14 @@ export function coverageOf(bundled: { ecb: readonly { date: string }[]; currency
  */
 async function recordBundledStatusFromCoverage(
   store: RatesStore,
-  files: ReturnType<typeof bundledFiles>,
+  files: BundledFiles,
   coverage: BundledCoverage,
 ): Promise<void> {
   const statuses = await store.getSourceStatuses();
-  const lastDays: [SourceId, string | undefined][] = [
-    ['ecb', coverage.ecb?.last],
-    ['currency-api', coverage.currencyApi?.last],
-  ];
-  for (const [source, last] of lastDays) {
+  for (const source of SOURCE_IDS) {
+    const last = coverage[SOURCE_MODULES[source].bundled.key]?.last;
     if (statuses[source] || !last) continue;
-    const bundled = readBundledDays(files, { from: last, to: last });
-    const status = statusOfDelivery(source === 'ecb' ? bundled.ecb : bundled.currencyApi, 'bundled', null);
+    const status = statusOfDelivery(readBundledSource(files, source, { from: last, to: last }), 'bundled', null);
     if (status) await store.recordSourceStatus(source, status, { keepUpstream: true });
   }
 }
@@ -127,24 +131,15 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
   } else {
     const bundled = readBundledDays(files);
     const coverage = coverageOf(bundled);
-    const reports = {
-      ecb: { status: 'ok' as const, days: bundled.ecb.length, warnings: [] },
-      'currency-api': { status: 'ok' as const, days: bundled.currencyApi.length, warnings: [] },
-    };
-    const ingested = await ingestDays(store, {
-      days: [...bundled.ecb, ...bundled.currencyApi],
-      reports,
-      clock,
-      log,
-    });
+    const daysOf = (id: SourceId) => bundled[SOURCE_MODULES[id].bundled.key];
+    const reports = Object.fromEntries(
+      SOURCE_IDS.map((id) => [id, { status: 'ok' as const, days: daysOf(id).length, warnings: [] }]),
+    );
+    const ingested = await ingestDays(store, { days: SOURCE_IDS.flatMap(daysOf), reports, clock, log });
     // Said as it is: these rates came from the repository's files, not from a fetch by this server. A status a live
     // fetch recorded before is kept.
-    const bundledSources: [SourceId, readonly SourceDay[]][] = [
-      ['ecb', bundled.ecb],
-      ['currency-api', bundled.currencyApi],
-    ];
-    for (const [source, days] of bundledSources) {
-      const status = statusOfDelivery(acceptedDays(days, ingested.rejections), 'bundled', null);
+    for (const source of SOURCE_IDS) {
+      const status = statusOfDelivery(acceptedDays(daysOf(source), ingested.rejections), 'bundled', null);
       if (status) await store.recordSourceStatus(source, status, { keepUpstream: true });
     }
     await writeBundledMarker(options.client, options.tableName, { fingerprint, coverage }, formatTimestamp(clock()));

@@ -4,6 +4,8 @@
  * passes the load's result and today's date.
  */
 import { daysBetween } from '../lambdas/core/domain/dates';
+import { SOURCE_IDS } from '../lambdas/core/domain/rates';
+import { SOURCE_MODULES } from '../lambdas/core/sources/registry';
 import type { SourceCoverage } from './load-marker';
 import type { LocalLoadResult } from './load-rates';
 
@@ -15,16 +17,21 @@ function age(latest: string, today: string): string {
   return days === 1 ? '1 day old' : `${days} days old`;
 }
 
-function span(name: string, coverage: SourceCoverage | undefined, unit: string, note: string): string | undefined {
+function span(
+  { label, unit, note }: { label: string; unit: string; note: string },
+  coverage: SourceCoverage | undefined,
+): string | undefined {
   if (!coverage) return undefined;
-  return `${name} ${coverage.first} to ${coverage.last} (${coverage.days} ${unit}, ${note})`;
+  return `${label} ${coverage.first} to ${coverage.last} (${coverage.days} ${unit}, ${note})`;
 }
 
 /** The banner's lines about rates, without indentation; the first answers "how old, and why". */
 export function ratesSummary(result: LocalLoadResult, live: LiveMode, today: string): string[] {
   const lines: string[] = [];
   const coverage = result.bundled.coverage;
-  const bundledEnd = [coverage?.ecb?.last, coverage?.currencyApi?.last]
+  const bundled = SOURCE_IDS.map((id) => SOURCE_MODULES[id].bundled);
+  const bundledEnd = bundled
+    .map(({ key }) => coverage?.[key]?.last)
     .filter((d): d is string => !!d)
     .sort()
     .at(-1);
@@ -44,10 +51,7 @@ export function ratesSummary(result: LocalLoadResult, live: LiveMode, today: str
   } else {
     lines.push(`no latest rates yet: ${why}; /v1/rates/latest answers 503 until rates arrive.`);
   }
-  const spans = [
-    span('ECB', coverage?.ecb, 'business days', 'about 30 currencies'),
-    span('currency-api', coverage?.currencyApi, 'days', '150+ currencies'),
-  ].filter((s): s is string => s !== undefined);
+  const spans = bundled.map((data) => span(data, coverage?.[data.key])).filter((s): s is string => s !== undefined);
   if (spans.length > 0) {
     lines.push(
       `history bundled: ${spans.join('; ')}. Other days, and a currency on a day its source has no file for, answer 404 no-data-available.`,

@@ -4,8 +4,10 @@ export const PIVOT = 'EUR';
 export const RATE_SIGNIFICANT_DIGITS = 8;
 export const CONVERTED_DECIMAL_PLACES = 6;
 
-/** Where a day's rates came from; the ids of the source adapters. */
-/** The upstream sources, in order of precedence where both quote a currency. */
+/**
+ * The upstream sources, in order of precedence where several quote a currency: the one list of them. Each has its
+ * facts in SOURCE_SCHEDULES (source-schedule.ts) and its adapter in sources/registry.ts, both keyed by these ids.
+ */
 export const SOURCE_IDS = ['ecb', 'currency-api'] as const;
 export type SourceId = (typeof SOURCE_IDS)[number];
 

@@ -11,7 +11,10 @@ export { berlinOffsetHours } from './dates';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** How each source's publication schedule reads in the API reference and GET /v1/sources. */
+/**
+ * Each source's pure facts, as the API reference and GET /v1/sources show them; its fetcher, parser and bundled
+ * data are in sources/registry.ts, apart, so the endpoints that read these bundle none of that code.
+ */
 export const SOURCE_SCHEDULES: Readonly<Record<SourceId, { name: string; schedule: string }>> = {
   ecb: {
     name: 'European Central Bank euro foreign exchange reference rates',
@@ -82,6 +85,7 @@ export function nextCurrencyApiPublication(nowMs: number): number {
   return (Math.floor(nowMs / DAY_MS) + 1) * DAY_MS;
 }
 
+/** Kept apart from SOURCE_SCHEDULES: only the routes that compute next_update_at bundle the calendar. */
 const NEXT: Readonly<Record<SourceId, (nowMs: number) => number>> = {
   ecb: nextEcbPublication,
   'currency-api': nextCurrencyApiPublication,

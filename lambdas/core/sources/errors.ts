@@ -77,3 +77,8 @@ export function withUrl<T>(url: string, parse: () => T): T {
     throw error;
   }
 }
+
+/** The message of a failed fetch, for a run's warnings. */
+export function errorMessage(error: unknown): string {
+  return String((error as Error)?.message ?? error);
+}
