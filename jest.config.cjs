@@ -1,4 +1,9 @@
-/** Three projects, one per test layer; `npm test` runs them in order. */
+/**
+ * Three projects, one per test layer. `npm test` runs them in one jest run, so the workers take files of every layer
+ * as they come free instead of waiting for a layer's slowest file before the next layer starts.
+ */
+const { availableParallelism } = require('node:os');
+
 const swc = [
   '@swc/jest',
   { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
@@ -14,12 +19,18 @@ const shared = {
   testEnvironment: 'node',
 };
 module.exports = {
+  // Jest's default, one worker fewer than the cores, is a single worker on 2 cores: every file then runs in band,
+  // and the second core idles while a test waits for a server, a child process or a timeout. Two at least.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
+  // Jest prints one `Tests:` line for the whole run (the total that .ci/run reports); this adds one line per layer.
+  reporters: ['default', '<rootDir>/test/layer-summary-reporter.cjs'],
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/integration/default-timeout.ts'],
       globalSetup: '<rootDir>/test/integration/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
     },

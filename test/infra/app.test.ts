@@ -10,7 +10,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { type BuildOptions, buildSync } from 'esbuild';
+import { type BuildResult, buildSync } from 'esbuild';
 import { SOURCES_ENV } from '../../lambdas/core/domain/rates';
 import { DASHBOARD_ROUTES, type DashboardRouteId } from '../../lambdas/core/http/dashboard-routes';
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../../lambdas/core/http/gateway-responses';
@@ -26,6 +26,7 @@ import {
   type Resources,
   renderJoin,
   resourcesOf,
+  SKIP_BUNDLING,
   type Synthesized,
   synthesize,
   withScratchApp,
@@ -91,9 +92,24 @@ const STORE_TABLES: Record<string, 'rates' | 'accounts'> = {
   'usage-store.ts': 'accounts',
 };
 
+const bundles = new Map<FunctionName, BuildResult<{ write: false; metafile: true }>>();
+
+/**
+ * A function's bundle as the shared esbuild options produce it, in memory. Several tests read the same bundle
+ * (its modules, its tables, its bytes against the deployed asset); esbuild is deterministic, so it is built once.
+ */
+function bundleOf(name: FunctionName): BuildResult<{ write: false; metafile: true }> {
+  let result = bundles.get(name);
+  if (!result) {
+    result = buildSync({ ...esbuildOptions(name, '/bundle/index.js'), write: false, metafile: true });
+    bundles.set(name, result);
+  }
+  return result;
+}
+
 /** The tables a function's bundle works on: those of the store modules esbuild kept in it. */
 function tablesBundledBy(dir: FunctionName): ('rates' | 'accounts')[] {
-  const result = buildSync({ ...esbuildOptions(dir, '/bundle/index.js'), write: false });
+  const result = bundleOf(dir);
   const output = Object.values(result.metafile?.outputs ?? {}).find((o) => o.entryPoint !== undefined);
   const tables = Object.entries(output?.inputs ?? {})
     .filter(([, input]) => input.bytesInOutput > 0)
@@ -422,7 +438,7 @@ describe('functions', () => {
   });
 
   it.each(ROUTES.map((r) => r.id))('bundles into the %s function its own endpoint module and no other', (id) => {
-    const result = buildSync({ ...esbuildOptions(id, '/bundle/index.js'), write: false });
+    const result = bundleOf(id);
     const output = Object.values(result.metafile?.outputs ?? {}).find((o) => o.entryPoint !== undefined);
     const endpoints = Object.entries(output?.inputs ?? {})
       .filter(([path, input]) => input.bytesInOutput > 0 && path.startsWith('lambdas/core/endpoints/'))
@@ -481,11 +497,16 @@ describe('functions', () => {
     const told = [...functionsByName()].filter(([, fn]) => variablesOf(fn)[SOURCES_ENV] !== undefined);
     expect(told.map(([dir]) => dir).sort()).toEqual(['ingest', 'sources']);
     for (const [, fn] of told) expect(variablesOf(fn)[SOURCES_ENV]).toBe('ecb,currency-api');
-    const ecbOnly = synthesize({ sources: 'ecb' });
-    const sourcesFn = ecbOnly.fx.service.api.routeFunctions.get('sources');
-    if (!sourcesFn) throw new Error('no sources function');
-    const resource = resourcesOf(ecbOnly.service, 'AWS::Lambda::Function')[logicalIdOf(sourcesFn.function)];
-    expect(propsOf(resource).Environment).toMatchObject({ Variables: { [SOURCES_ENV]: 'ecb' } });
+    // The bundles do not depend on the sources (the variable carries them), so this synthesis skips bundling.
+    const ecbOnly = synthesize({ ...SKIP_BUNDLING, sources: 'ecb' });
+    try {
+      const sourcesFn = ecbOnly.fx.service.api.routeFunctions.get('sources');
+      if (!sourcesFn) throw new Error('no sources function');
+      const resource = resourcesOf(ecbOnly.service, 'AWS::Lambda::Function')[logicalIdOf(sourcesFn.function)];
+      expect(propsOf(resource).Environment).toMatchObject({ Variables: { [SOURCES_ENV]: 'ecb' } });
+    } finally {
+      ecbOnly.dispose();
+    }
   });
 
   it.each([...FUNCTION_NAMES])(
@@ -495,8 +516,7 @@ describe('functions', () => {
       if (!fn) throw new Error(`no function ${dir}`);
       const assetDir = join(s.assembly.directory, assetPathOf(fn));
       const deployed = readFileSync(join(assetDir, 'index.js'), 'utf8');
-      const options: BuildOptions = { ...esbuildOptions(dir, '/bundle/index.js'), write: false };
-      const built = buildSync(options).outputFiles?.find((f) => f.path.endsWith('index.js'))?.text;
+      const built = bundleOf(dir).outputFiles?.find((f) => f.path.endsWith('index.js'))?.text;
       // Digests, not texts: a mismatch of two half-megabyte bundles would bury the failure message.
       expect({ bytes: deployed.length, sha256: sha256(deployed) }).toEqual({
         bytes: built?.length,

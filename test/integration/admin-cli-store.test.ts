@@ -169,7 +169,10 @@ describe('admin CLI with a real local server', () => {
     writeFileSync(join(dataDir, ENDPOINT_FILE), JSON.stringify({ endpoint: source.service.dynamoEndpoint }));
     const message = refusal(await cli(['account', 'list', '--data-dir', dataDir, '--json']), 3, 'no-server');
     expect(message).toContain(`No fxrates server is running with the data directory ${dataDir}`);
-    expect(message).toContain(`Servers running now: ${source.dataDir} (${source.service.url})`);
+    // Other servers of this user (another test file, someone's npm start) may be listed too: only ours counts here.
+    const listed = /Servers running now: (.+?)\. Point the CLI/.exec(message)?.[1]?.split(', ') ?? [];
+    expect(listed).toContain(`${source.dataDir} (${source.service.url})`);
+    expect(listed.filter((server) => server.startsWith(`${dataDir} `))).toEqual([]);
   });
 
   describe('set-plan to a plan with a key limit', () => {
