@@ -25,6 +25,6 @@ export const handler = async (
     event,
     remaining === undefined ? {} : { deadlineMs: remaining - ANSWER_MARGIN_MS },
   );
-  if (decodeAccess(result.context)?.verdict === 'unavailable') countServerError();
+  if (decodeAccess(result.context)?.verdict === 'unavailable') await countServerError();
   return result;
 };

@@ -7,26 +7,14 @@
  * output format is the same, and so are the environment variables it reads (POWERTOOLS_SERVICE_NAME,
  * POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_METRICS_DISABLED).
  */
-import { METRIC_DIMENSIONS, METRIC_NAMESPACE, SERVICE_NAME } from './metric-names';
+import { Metrics } from './emf';
+import { SERVICE_NAME } from './metric-names';
+import { stdout, type Write } from './stdout';
+
+export { Metrics, type MetricsOptions, MetricUnit } from './emf';
+export type { Write } from './stdout';
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
 const RANK: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40, SILENT: 100 };
-
-export type Write = (line: string) => void;
-
-/**
- * Each line goes to stdout whole, through the stream itself and never through `console`. In its default Text log
- * format, Lambda's Node.js runtime replaces `console.log` with a writer that prefixes every line with
- * `timestamp<TAB>requestId<TAB>INFO<TAB>` (and in its JSON log format wraps the line as a string in `message`), so
- * the stored event would no longer be the JSON object that the Contributor Insights rules (`LogFormat: JSON`,
- * `$.accountId`), the Logs Insights queries and Embedded Metric Format read. `process.stdout` is not patched:
- * Lambda stores each line written there as one log event, as it is (Powertools writes through a console of its own
- * on process.stdout for the same reason). This keeps the functions on the default Text log format, where every
- * other output (the SDK's warnings, an uncaught error) stays readable, and needs no setting on the functions.
- * The stream is read at the first write, not at import, so loading a bundle costs nothing more.
- */
-const stdout: Write = (line) => {
-  process.stdout.write(`${line}\n`);
-};
 
 function levelFrom(text: string | undefined): LogLevel {
   const upper = text?.toUpperCase();
@@ -80,97 +68,6 @@ export class Logger {
     };
     for (const [key, value] of Object.entries(extra)) fields[key] = plain(value);
     this.write(JSON.stringify(fields));
-  }
-}
-
-export const MetricUnit = {
-  Count: 'Count',
-  Seconds: 'Seconds',
-  Milliseconds: 'Milliseconds',
-  Bytes: 'Bytes',
-} as const;
-export type MetricUnit = (typeof MetricUnit)[keyof typeof MetricUnit];
-
-interface MetricsOptions {
-  namespace?: string;
-  serviceName?: string;
-  write?: Write;
-  /** Overrides POWERTOOLS_METRICS_DISABLED. */
-  disabled?: boolean;
-  /** Publish at every addMetric (a single metric with its own dimensions). */
-  immediate?: boolean;
-}
-
-/**
- * Collects metrics and dimensions and writes them as one EMF line. Every line carries the `service` dimension;
- * dimensions added with addDimension apply to the next publication only.
- */
-export class Metrics {
-  private readonly namespace: string;
-  private readonly serviceName: string;
-  private readonly write: Write;
-  private readonly dimensions = new Map<string, string>();
-  private readonly values = new Map<string, { unit: MetricUnit; value: number }>();
-  private readonly metadata = new Map<string, unknown>();
-
-  constructor(private readonly options: MetricsOptions = {}) {
-    this.namespace = options.namespace ?? process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRIC_NAMESPACE;
-    this.serviceName = options.serviceName ?? process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME;
-    this.write = options.write ?? stdout;
-  }
-
-  addDimension(name: string, value: string): this {
-    this.dimensions.set(name, value);
-    return this;
-  }
-
-  addMetric(name: string, unit: MetricUnit, value: number): this {
-    this.values.set(name, { unit, value });
-    if (this.options.immediate) this.publishStoredMetrics();
-    return this;
-  }
-
-  /**
-   * A property of the next line that is neither a metric nor a dimension (Powertools' `addMetadata`): CloudWatch
-   * keeps it in the log line, where Logs Insights and Contributor Insights read it, and makes no metric of it.
-   */
-  addMetadata(key: string, value: unknown): this {
-    this.metadata.set(key, value);
-    return this;
-  }
-
-  /** A metric published on its own line with its own dimensions, leaving this instance's stored ones alone. */
-  singleMetric(): Metrics {
-    return new Metrics({ ...this.options, namespace: this.namespace, serviceName: this.serviceName, immediate: true });
-  }
-
-  publishStoredMetrics(at: number = Date.now()): void {
-    const disabled = this.options.disabled ?? process.env.POWERTOOLS_METRICS_DISABLED === 'true';
-    if (this.values.size > 0 && !disabled) {
-      const dimensions: Record<string, string> = {
-        [METRIC_DIMENSIONS.service]: this.serviceName,
-        ...Object.fromEntries(this.dimensions),
-      };
-      const line: Record<string, unknown> = {
-        _aws: {
-          Timestamp: at,
-          CloudWatchMetrics: [
-            {
-              Namespace: this.namespace,
-              Dimensions: [Object.keys(dimensions)],
-              Metrics: [...this.values].map(([name, { unit }]) => ({ Name: name, Unit: unit })),
-            },
-          ],
-        },
-        ...Object.fromEntries(this.metadata),
-        ...dimensions,
-      };
-      for (const [name, { value }] of this.values) line[name] = value;
-      this.write(JSON.stringify(line));
-    }
-    this.values.clear();
-    this.dimensions.clear();
-    this.metadata.clear();
   }
 }
 

@@ -3,7 +3,7 @@ import { type Clock, systemClock } from '../domain/dates';
 import type { KeyCreationLimit } from '../domain/key-creation';
 import { optionalEnv, requireEnv } from '../env';
 import { AccountsStore } from '../store/accounts-store';
-import { documentClient, meteringClient } from '../store/clients';
+import { createMeteringClient, DYNAMODB_ENDPOINT_ENV, documentClient } from '../store/clients';
 import { ACCOUNTS_TABLE } from '../store/tables';
 import { UsageStore } from '../store/usage-store';
 
@@ -41,9 +41,20 @@ let shared: DashboardDeps | undefined;
 export function lambdaDashboardDeps(): DashboardDeps {
   if (!shared) {
     const table = requireEnv(ACCOUNTS_TABLE.envVar);
+    const document = documentClient();
+    // Only the account route reads usage: its client is built at its first read, so the other routes' cold starts
+    // do not construct a second SDK client they never call. Its endpoint is read here, with the rest of the
+    // environment, as meteringClient() would at init.
+    const endpoint = process.env[DYNAMODB_ENDPOINT_ENV];
+    let usage: UsageStore | undefined;
     shared = {
-      accounts: new AccountsStore(documentClient(), table, { clock: systemClock, randomBytes: (n) => randomBytes(n) }),
-      usage: new UsageStore(meteringClient(), table, { clock: systemClock }),
+      accounts: new AccountsStore(document, table, { clock: systemClock, randomBytes: (n) => randomBytes(n) }),
+      get usage() {
+        usage ??= new UsageStore(createMeteringClient(document, endpoint, { failFast: true }), table, {
+          clock: systemClock,
+        });
+        return usage;
+      },
       clock: systemClock,
       contact: contactLink(optionalEnv(UPGRADE_CONTACT_ENV, '')),
       keyCreationLimit: KEY_CREATION_LIMIT,

@@ -213,29 +213,37 @@ export function readFallback(raw: string): Fallback {
 const EXPAND: Parameter<Expand | undefined> = { in: 'query', read: readExpand, absent: () => undefined };
 const FALLBACK: Parameter<Fallback | undefined> = { in: 'query', read: readFallback, absent: () => undefined };
 
-// Built once, not per request; history's date depends on the day and is built per request.
+// Built once, not per request; history's date depends on the day and is built per request. Every endpoint's bundle
+// holds this module but reads one or two of these sets: with the calls pure-annotated and no set reading another's
+// property, esbuild drops the others instead of building them at each cold start.
+const AMOUNT = { in: 'query', read: readAmount, absent: () => undefined } satisfies Parameter<string | undefined>;
 const LATEST = { base: { ...currency('base', 'query'), absent: () => DEFAULT_BASE }, expand: EXPAND };
 const PAIR = {
-  from: currency('from', 'path'),
-  to: currency('to', 'path'),
-  amount: { in: 'query', read: readAmount, absent: () => undefined } satisfies Parameter<string | undefined>,
+  from: /* @__PURE__ */ currency('from', 'path'),
+  to: /* @__PURE__ */ currency('to', 'path'),
+  amount: AMOUNT,
   expand: EXPAND,
 };
 const CURRENCIES = { locale: LOCALE };
-const ENRICHED = { from: currency('from', 'path'), to: currency('to', 'path'), locale: LOCALE, expand: EXPAND };
+const ENRICHED = {
+  from: /* @__PURE__ */ currency('from', 'path'),
+  to: /* @__PURE__ */ currency('to', 'path'),
+  locale: LOCALE,
+  expand: EXPAND,
+};
 const HISTORY_CODES = {
-  from: currency('from', 'path', { allowWithdrawn: true }),
-  to: currency('to', 'path', { allowWithdrawn: true }),
+  from: /* @__PURE__ */ currency('from', 'path', { allowWithdrawn: true }),
+  to: /* @__PURE__ */ currency('to', 'path', { allowWithdrawn: true }),
 };
 
 const CONVERT = {
-  from: currency('from', 'path'),
+  from: /* @__PURE__ */ currency('from', 'path'),
   to: {
     in: 'query',
     read: readTargetList,
     maxLength: MAX_TARGET_LIST_LENGTH,
   } satisfies Parameter<string[]>,
-  amount: PAIR.amount,
+  amount: AMOUNT,
 };
 
 /** `base` of GET /rates/latest, EUR when not given, and the optional `expand`. */

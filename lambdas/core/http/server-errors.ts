@@ -3,15 +3,16 @@
  * published version that gave it, so the release alarm (lib/release.ts) can divide one version's 5xx answers by
  * that version's invocations. Every endpoint catches its failures and answers 500 or 503, which Lambda's `Errors`
  * never sees; this count does. Nothing is written for any other answer, so the usual request pays nothing, and
- * the emitter is created at the first 5xx, not at init.
+ * the EMF module is loaded and its emitter created at the first 5xx, not at init: no endpoint writes any other
+ * metric, so their bundles would otherwise evaluate it at every cold start for an answer most never give.
  *
  * The two handler chains (api-handler.ts, dashboard-handler.ts) count through `serverErrorCount`, the authorizer's
  * entry through `countServerError`; both end in `countServerError`, the one place the line is written.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Metrics } from '../emf';
 import { METRIC_DIMENSIONS, RELEASE_METRICS } from '../metric-names';
-import { Metrics, MetricUnit } from '../observability';
 import type { HttpResponse } from './responses';
 
 /** The function and the published version this process runs, as Lambda names them in its environment. */
@@ -35,16 +36,29 @@ export function isServerError(statusCode: number): boolean {
   return statusCode >= 500 && statusCode <= 599;
 }
 
+let emf: Promise<typeof import('../emf')> | undefined;
 let emitter: Metrics | undefined;
 
-/** Writes one `ServerErrors` count of 1 for `released`; nothing outside Lambda. */
-export function countServerError(released: ReleasedVersion | undefined = releasedVersion(), metrics?: Metrics): void {
+/**
+ * Writes one `ServerErrors` count of 1 for `released`; nothing outside Lambda. Given `metrics`, the line is written
+ * before this returns; without, once the EMF module has loaded, which the returned promise waits for.
+ */
+export async function countServerError(
+  released: ReleasedVersion | undefined = releasedVersion(),
+  metrics?: Metrics,
+): Promise<void> {
   if (!released) return;
-  if (!metrics) emitter ??= new Metrics();
-  (metrics ?? (emitter as Metrics))
+  let target = metrics;
+  if (!target) {
+    emf ??= import('../emf');
+    const { Metrics } = await emf;
+    emitter ??= new Metrics();
+    target = emitter;
+  }
+  target
     .addDimension(METRIC_DIMENSIONS.function, released.functionName)
     .addDimension(METRIC_DIMENSIONS.version, released.version)
-    .addMetric(RELEASE_METRICS.serverErrors, MetricUnit.Count, 1)
+    .addMetric(RELEASE_METRICS.serverErrors, 'Count', 1)
     .publishStoredMetrics();
 }
 
@@ -63,11 +77,12 @@ export interface ServerErrorCountOptions {
  * the error envelope and the final headers made of it. A request passes exactly one of the two.
  */
 export function serverErrorCount(options: ServerErrorCountOptions = {}): Middleware {
-  const count = (request: middy.Request<APIGatewayProxyEvent, HttpResponse, Error, Context>) => {
+  // Awaited by middy, so the line is out before the answer is.
+  const count = async (request: middy.Request<APIGatewayProxyEvent, HttpResponse, Error, Context>) => {
     const status = request.response?.statusCode;
     if (status === undefined || !isServerError(status)) return;
     if (options.relayed?.(request.event)) return;
-    countServerError();
+    await countServerError();
   };
   return { after: count, onError: count };
 }

@@ -6,7 +6,6 @@ import {
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod/mini';
 import {
   ACCOUNT_ID_RANDOM_LENGTH,
   accountIdForOwner,
@@ -18,7 +17,7 @@ import {
 } from '../domain/api-key';
 import { formatTimestamp } from '../domain/dates';
 import { type KeyCreationLimit, nextKeyCreationAt, secondsUntilInstant } from '../domain/key-creation';
-import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
+import { isPlanId, type LimitOverrides, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
 import {
   type Account,
   type AccountStatus,
@@ -185,57 +184,12 @@ export const InvalidAccountInputError = refusal(
   (message: string) => message,
 );
 
-/** Builds a value on first use: only account creation and key naming need these schemas. */
-function once<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => {
-    value ??= build();
-    return value;
-  };
-}
-
-const planIdSchema = () =>
-  z.custom<PlanId>((value) => typeof value === 'string' && isPlanId(value), {
-    error: `plan must be one of ${PLAN_IDS.join(', ')}`,
-  });
-
-/** Admin input: what creating an account and naming a key accept. */
-const inputSchemas = once(() => {
-  const LimitOverridesSchema = z.strictObject({
-    monthlyLimit: z.optional(z.int().check(z.positive(), z.maximum(MAX_LIMIT))),
-    perMinute: z.optional(z.int().check(z.positive(), z.maximum(MAX_LIMIT))),
-    overflowPercent: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
-    overflowAllowed: z.optional(z.boolean()),
-  });
-  const AccountIdSchema = z
-    .string()
-    .check(
-      z.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'account ids are 1 to 64 characters of letters, digits, _ and -' }),
-    );
-  const KeyNameSchema = z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'a key name must not be empty' }),
-      z.maxLength(64, { error: 'a key name has at most 64 characters' }),
-      z.regex(/^[\x20-\x7e]+$/, { error: 'a key name consists of printable ASCII characters' }),
-    );
-  const CreateAccountInputSchema = z.object({
-    plan: planIdSchema(),
-    email: z.optional(z.email({ error: 'the email address is not valid' }).check(z.maxLength(254))),
-    overrides: z.optional(LimitOverridesSchema),
-    verified: z.boolean(),
-    accountId: z.optional(AccountIdSchema),
-  });
-  return { CreateAccountInputSchema, KeyNameSchema };
-});
-
-function firstIssue(error: z.core.$ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid input';
-  const path = issue.path.join('.');
-  return path ? `${path}: ${issue.message}` : issue.message;
-}
+/** The input schemas and zod with them, loaded at the first account creation or key naming (see the module). */
+let accountInput: Promise<typeof import('./account-input')> | undefined;
+const loadAccountInput = () => {
+  accountInput ??= import('./account-input');
+  return accountInput;
+};
 
 /** The clock-hour counter of key creations that `key_created_at` replaced; a dashboard creation removes it. */
 const LEGACY_KEY_CREATIONS = 'key_creations';
@@ -305,7 +259,8 @@ export class AccountsStore extends AccountsReadStore {
   }
 
   async createAccount(input: CreateAccountInput): Promise<Account> {
-    const parsed = inputSchemas().CreateAccountInputSchema.safeParse(input);
+    const { CreateAccountInputSchema, firstIssue } = await loadAccountInput();
+    const parsed = CreateAccountInputSchema.safeParse(input);
     if (!parsed.success) throw new InvalidAccountInputError(firstIssue(parsed.error));
     const { plan, email, verified } = parsed.data;
     const accountId = parsed.data.accountId ?? this.newId('account');
@@ -473,7 +428,8 @@ export class AccountsStore extends AccountsReadStore {
     name: string = DEFAULT_KEY_NAME,
     options: CreateKeyOptions = {},
   ): Promise<CreatedKey> {
-    const parsedName = inputSchemas().KeyNameSchema.safeParse(name);
+    const { KeyNameSchema, firstIssue } = await loadAccountInput();
+    const parsedName = KeyNameSchema.safeParse(name);
     if (!parsedName.success) throw new InvalidAccountInputError(firstIssue(parsedName.error));
     const creation = options.creationLimit
       ? { limit: options.creationLimit, now: this.deps.clock().getTime() }

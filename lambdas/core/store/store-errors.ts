@@ -6,36 +6,49 @@
  * endpoint functions' bundles stay free of it.
  */
 
-/** Timeouts: the SDK's own (connection and request timeouts) and DynamoDB's. */
-const TIMEOUT_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+interface KnownFailures {
+  names: Set<string>;
+  /** Node's network errors: the endpoint refused, reset, unreachable or unresolvable. */
+  codes: Set<string>;
+}
 
-/** Throttling that outlasted the SDK's retries, and DynamoDB's server-side failures. */
-const OVERLOAD_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'ThrottlingException',
-  'Throttling',
-  'TooManyRequestsException',
-  'InternalServerError',
-  'InternalFailure',
-  'ServiceUnavailable',
-  'ServiceUnavailableException',
-]);
+/** Built at the first failed store call, not at load: a cold start that reads the store without failing needs none. */
+let known: KnownFailures | undefined;
 
-/** Node's network errors: the endpoint refused, reset, unreachable or unresolvable. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-]);
+function knownFailures(): KnownFailures {
+  known ??= {
+    names: new Set([
+      // Timeouts: the SDK's own (connection and request timeouts) and DynamoDB's.
+      'TimeoutError',
+      'RequestTimeout',
+      'RequestTimeoutException',
+      // Throttling that outlasted the SDK's retries, and DynamoDB's server-side failures.
+      'ProvisionedThroughputExceededException',
+      'RequestLimitExceeded',
+      'ThrottlingException',
+      'Throttling',
+      'TooManyRequestsException',
+      'InternalServerError',
+      'InternalFailure',
+      'ServiceUnavailable',
+      'ServiceUnavailableException',
+    ]),
+    codes: new Set([
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ECONNABORTED',
+      'ETIMEDOUT',
+      'EPIPE',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+      'EHOSTUNREACH',
+      'EHOSTDOWN',
+      'ENETUNREACH',
+      'ENETDOWN',
+    ]),
+  };
+  return known;
+}
 
 interface ErrorShape {
   name?: unknown;
@@ -51,9 +64,9 @@ interface ErrorShape {
 export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   const e = error as ErrorShape;
-  const name = typeof e.name === 'string' ? e.name : '';
-  if (TIMEOUT_NAMES.has(name) || OVERLOAD_NAMES.has(name)) return true;
-  if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) return true;
+  const { names, codes } = knownFailures();
+  if (typeof e.name === 'string' && names.has(e.name)) return true;
+  if (typeof e.code === 'string' && codes.has(e.code)) return true;
   const status = e.$metadata?.httpStatusCode;
   if (typeof status === 'number' && (status >= 500 || status === 429)) return true;
   return isStoreUnavailable(e.cause, depth + 1);
