@@ -17,6 +17,7 @@ import { errorResponse } from '../lambdas/core/http/responses';
 import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
 import { logger } from '../lambdas/core/observability';
 import { RateReader } from '../lambdas/core/service/rate-reader';
+import { loadAccountInput } from '../lambdas/core/store/account-input-loader';
 import { AccountsStore } from '../lambdas/core/store/accounts-store';
 import { createDocumentClient, createMeteringClient } from '../lambdas/core/store/clients';
 import { RatesStore } from '../lambdas/core/store/rates-store';
@@ -271,7 +272,11 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     const ratesSource = options.loadRates
       ? await options.loadRates({ store: ratesStore, client, tableName: names.rates })
       : 'not loaded';
-    const accounts = new AccountsStore(client, names.accounts, { clock, randomBytes: (n) => randomBytes(n) });
+    const accounts = new AccountsStore(client, names.accounts, {
+      clock,
+      randomBytes: (n) => randomBytes(n),
+      accountInput: loadAccountInput,
+    });
     const demoKeys = options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, dataDir);
 
     const deps: EndpointDeps = { reader: new RateReader(ratesStore, clock), clock };

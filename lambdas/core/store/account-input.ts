@@ -1,7 +1,7 @@
 /**
- * What creating an account and naming a key accept, as zod schemas. A module of its own, which accounts-store.ts
- * imports at the first of those calls: a dashboard function's bundle evaluates zod there, not at every cold start,
- * and most of its cold starts never create a key.
+ * What creating an account and naming a key accept, as zod schemas. A module of its own, which account-input-loader.ts
+ * imports at the first of those calls: of the dashboard functions only keys-create bundles zod, and it evaluates zod
+ * there, not at every cold start, since most of its cold starts never create a key.
  */
 import * as z from 'zod/mini';
 import { isPlanId, MAX_LIMIT, PLAN_IDS, type PlanId } from '../domain/plans';

@@ -66,10 +66,19 @@ export interface CreateKeyOptions {
   creationLimit?: KeyCreationLimit;
 }
 
+/** The input schemas of account-input.ts; a type only, so this module never pulls zod into a bundle. */
+export type AccountInputChecks = typeof import('./account-input');
+
 export interface AccountsStoreDeps {
   clock: () => Date;
   randomBytes: RandomBytes;
   newId?: (kind: 'account' | 'key') => string;
+  /**
+   * Loads the checks of createAccount and createKey (account-input-loader.ts). Injected rather than imported: a
+   * dashboard function that never creates an account or names a key then bundles no zod; without it those two
+   * methods fail.
+   */
+  accountInput?: () => Promise<AccountInputChecks>;
 }
 
 export const DEFAULT_KEY_NAME = 'default';
@@ -184,13 +193,6 @@ export const InvalidAccountInputError = refusal(
   (message: string) => message,
 );
 
-/** The input schemas and zod with them, loaded at the first account creation or key naming (see the module). */
-let accountInput: Promise<typeof import('./account-input')> | undefined;
-const loadAccountInput = () => {
-  accountInput ??= import('./account-input');
-  return accountInput;
-};
-
 /** The clock-hour counter of key creations that `key_created_at` replaced; a dashboard creation removes it. */
 const LEGACY_KEY_CREATIONS = 'key_creations';
 
@@ -258,8 +260,13 @@ export class AccountsStore extends AccountsReadStore {
       ((kind) => `${kind === 'account' ? 'acc' : 'key'}_${randomBase62(ACCOUNT_ID_RANDOM_LENGTH, deps.randomBytes)}`);
   }
 
+  private async inputChecks(): Promise<AccountInputChecks> {
+    if (!this.deps.accountInput) throw new Error('this accounts store was built without its input checks');
+    return this.deps.accountInput();
+  }
+
   async createAccount(input: CreateAccountInput): Promise<Account> {
-    const { CreateAccountInputSchema, firstIssue } = await loadAccountInput();
+    const { CreateAccountInputSchema, firstIssue } = await this.inputChecks();
     const parsed = CreateAccountInputSchema.safeParse(input);
     if (!parsed.success) throw new InvalidAccountInputError(firstIssue(parsed.error));
     const { plan, email, verified } = parsed.data;
@@ -428,7 +435,7 @@ export class AccountsStore extends AccountsReadStore {
     name: string = DEFAULT_KEY_NAME,
     options: CreateKeyOptions = {},
   ): Promise<CreatedKey> {
-    const { KeyNameSchema, firstIssue } = await loadAccountInput();
+    const { KeyNameSchema, firstIssue } = await this.inputChecks();
     const parsedName = KeyNameSchema.safeParse(name);
     if (!parsedName.success) throw new InvalidAccountInputError(firstIssue(parsedName.error));
     const creation = options.creationLimit
