@@ -15,7 +15,7 @@ import { FxratesFunction } from './fxrates-function';
 import { grantTable, grantTableItems, TABLE_ACCESS, USAGE_ITEMS } from './grants';
 import type { Releases } from './release';
 import { addGatewayResponses, addRouteMethods, enforceTls, loggedStageOptions, pascalCase } from './rest-api';
-import { stageOf, stagePrefix } from './stage';
+import { stagePrefix } from './stage';
 import { WebAcl } from './web-acl';
 
 /** The stage name is the version segment: the deployed base URL ends in `/v1/`, as the API reference documents. */
@@ -74,7 +74,7 @@ export class Api extends Construct {
     });
 
     this.restApi = new apigw.RestApi(this, 'RestApi', {
-      restApiName: stagePrefix(stageOf(this)),
+      restApiName: stagePrefix(config.stage),
       description: 'fxrates currency exchange rate API',
       endpointTypes: [apigw.EndpointType.REGIONAL],
       // The account-level logging role is a singleton shared by every API of the account and region. Set here by

@@ -32,13 +32,13 @@ const acmCertificateArn = z
   );
 
 /** A stage name: short, because it goes into names of at most 64 characters together with the region. */
-export const STAGE_PATTERN = /^[a-z](?:[a-z0-9-]{0,14}[a-z0-9])?$/;
+const STAGE_PATTERN = /^[a-z](?:[a-z0-9-]{0,14}[a-z0-9])?$/;
 
 /** The only region whose ACM certificates CloudFront accepts. */
-export const CLOUDFRONT_CERTIFICATE_REGION = 'us-east-1';
+const CLOUDFRONT_CERTIFICATE_REGION = 'us-east-1';
 
 /** An SES identity's ARN; its groups are the region, the account and the identity (an address or a domain). */
-export const SES_IDENTITY_ARN = /^arn:aws[a-z-]*:ses:([a-z]{2}(?:-[a-z]+)+-\d):(\d{12}):identity\/([^/\s]+)$/;
+const SES_IDENTITY_ARN = /^arn:aws[a-z-]*:ses:([a-z]{2}(?:-[a-z]+)+-\d):(\d{12}):identity\/([^/\s]+)$/;
 
 /** The highest per-minute limit of any plan, with the 20 % margin WAF's approximate counting needs. */
 export const DEFAULT_KEY_RATE_LIMIT = Math.ceil(Math.max(...PLAN_IDS.map((id) => PLANS[id].perMinute)) * 1.2);
@@ -219,7 +219,7 @@ export function readDeployConfig(lookup: (key: string) => unknown): DeployConfig
 }
 
 /** What an SES identity ARN names: the region and account it is verified in, and the address or domain. */
-export interface SesIdentity {
+interface SesIdentity {
   region: string;
   account: string;
   /** A verified address (with an `@`) or a verified domain. */

@@ -23,7 +23,7 @@ import { FxratesFunction } from './fxrates-function';
 import { grantIndexQuery, grantTableItems } from './grants';
 import type { Releases } from './release';
 import { addGatewayResponses, addRouteMethods, enforceTls, loggedStageOptions, pascalCase } from './rest-api';
-import { stageOf, stagePrefix } from './stage';
+import { stagePrefix } from './stage';
 import type { WebAcl } from './web-acl';
 
 /** The stage is the base path: CloudFront forwards `/api/...` unchanged, so `/api/keys` is stage `api`, `/keys`. */
@@ -66,7 +66,7 @@ export class DashboardApi extends Construct {
     });
 
     this.restApi = new apigw.RestApi(this, 'RestApi', {
-      restApiName: `${stagePrefix(stageOf(this))}-dashboard`,
+      restApiName: `${stagePrefix(config.stage)}-dashboard`,
       description: 'fxrates account dashboard API (behind the dashboard distribution)',
       endpointTypes: [apigw.EndpointType.REGIONAL],
       // The account-level logging role is the public API's concern (lib/api.ts); there is one per account.

@@ -15,7 +15,7 @@ import { grantTable, grantTableItems, TABLE_ACCESS } from './grants';
 export const SCHEDULED_EVENT = { mode: 'scheduled' } as const;
 
 /** The longest run: history mode unpacks and parses the full ECB archive in one run. */
-export const INGEST_TIMEOUT = Duration.minutes(5);
+const INGEST_TIMEOUT = Duration.minutes(5);
 
 /**
  * Async invocations of the ingestion function retried after a failure, and how old an event may get. The age also

@@ -16,13 +16,13 @@ import {
   type CreateTableCommandInput,
   DeleteTableCommand,
   DynamoDBClient,
-  UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult } from 'aws-lambda';
 import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
 import { DYNAMODB_ENDPOINT_ENV, LOCAL_ENDPOINT_CREDENTIALS } from '../lambdas/core/store/clients';
 import { STACK_IDS } from '../lib/app';
+import { enableTimeToLive } from './create-tables';
 import { type AuthorizerHandler, FunctionError, type ProxyHandler } from './gateway';
 import { LambdaInvokeError, LambdaSandbox, type SandboxFunction, type SandboxOptions } from './lambda-sandbox';
 
@@ -67,7 +67,7 @@ function readJson(path: string, what: string): unknown {
 }
 
 /** Reads a cloud assembly directory: its manifest, every stack's template, and the asset manifests' staged paths. */
-export function readCloudAssembly(dir: string): CloudAssemblyFiles {
+function readCloudAssembly(dir: string): CloudAssemblyFiles {
   const manifest = readJson(join(dir, 'manifest.json'), 'the cloud assembly manifest') as {
     artifacts?: Record<string, { type?: string; properties?: Json }>;
   };
@@ -120,7 +120,7 @@ export interface TemplateFunction {
   environment: Readonly<Record<string, unknown>>;
 }
 
-export interface TemplateTable {
+interface TemplateTable {
   stack: AssemblyStack;
   logicalId: string;
   properties: Json;
@@ -258,7 +258,7 @@ const IDENTITY_HEADER = /^method\.request\.header\.([!#$%&'*+\-.^_`|~0-9A-Za-z]+
  * API Gateway would (a route without a method, a method of no route, another integration type, an identity source
  * other than one header, a cached authorizer) is refused here, naming it.
  */
-export function describeCdkOutApi(assembly: CloudAssemblyFiles, ids: StackIds = STACK_IDS): CdkOutApi {
+function describeCdkOutApi(assembly: CloudAssemblyFiles, ids: StackIds = STACK_IDS): CdkOutApi {
   const service = stackOf(assembly, ids.service, 'service');
   const data = stackOf(assembly, ids.data, 'data');
   const resources = resourcesOf(service);
@@ -351,7 +351,7 @@ export function describeCdkOutApi(assembly: CloudAssemblyFiles, ids: StackIds = 
 }
 
 /** Where the template's values are resolved: the local account and region, and the tables made for its tables. */
-export interface ResolveContext {
+interface ResolveContext {
   assembly: CloudAssemblyFiles;
   region: string;
   accountId: string;
@@ -383,7 +383,7 @@ function resolveRef(id: string, attribute: string | undefined, stack: AssemblySt
 }
 
 /** A template value as CloudFormation would resolve it here; what the local gateway cannot know is refused. */
-export function resolveValue(value: unknown, stack: AssemblyStack, ctx: ResolveContext): string {
+function resolveValue(value: unknown, stack: AssemblyStack, ctx: ResolveContext): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UnresolvableValue();
@@ -416,7 +416,7 @@ function resolveImport(name: string, ctx: ResolveContext): string {
  * Variables Lambda sets itself and refuses in a function's configuration; one in the template would fail the
  * deploy. https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
  */
-export const LAMBDA_RESERVED_VARIABLES = [
+const LAMBDA_RESERVED_VARIABLES = [
   '_HANDLER',
   '_X_AMZN_TRACE_ID',
   'AWS_DEFAULT_REGION',
@@ -438,7 +438,7 @@ export const LAMBDA_RESERVED_VARIABLES = [
 ] as const;
 
 /** The template's environment of a function, every value resolved; one that cannot be fails, naming the variable. */
-export function resolveEnvironment(fn: TemplateFunction, ctx: ResolveContext): Record<string, string> {
+function resolveEnvironment(fn: TemplateFunction, ctx: ResolveContext): Record<string, string> {
   const resolved: Record<string, string> = {};
   for (const [name, value] of Object.entries(fn.environment)) {
     if ((LAMBDA_RESERVED_VARIABLES as readonly string[]).includes(name)) {
@@ -472,7 +472,7 @@ function functionName(fn: TemplateFunction): string {
  * DynamoDB endpoint override, the local stand-in for the network between the function and DynamoDB.
  * https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
  */
-export function lambdaEnvironment(
+function lambdaEnvironment(
   fn: TemplateFunction,
   templateEnvironment: Readonly<Record<string, string>>,
   local: { region: string; dynamoEndpoint: string; version: string },
@@ -505,7 +505,7 @@ export function lambdaEnvironment(
 }
 
 /** CreateTable input for a table of the template: its keys, attributes and indexes as declared, named `name`. */
-export function createTableInput(table: TemplateTable, name: string): CreateTableCommandInput {
+function createTableInput(table: TemplateTable, name: string): CreateTableCommandInput {
   const p = table.properties;
   const input: CreateTableCommandInput = {
     TableName: name,
@@ -543,7 +543,7 @@ export interface CdkOutHandlersOptions {
   maxEnvironments?: number;
 }
 
-export interface CdkOutFunctionInfo {
+interface CdkOutFunctionInfo {
   label: string;
   codeDir: string;
   handler: string;
@@ -681,19 +681,7 @@ export async function startCdkOutHandlers(options: CdkOutHandlersOptions): Promi
       await client.send(new CreateTableCommand(createTableInput(table, name)));
       created.push(name);
       const ttl = table.properties.TimeToLiveSpecification as { AttributeName?: string; Enabled?: boolean } | undefined;
-      if (ttl?.Enabled && ttl.AttributeName) {
-        await client
-          .send(
-            new UpdateTimeToLiveCommand({
-              TableName: name,
-              TimeToLiveSpecification: { AttributeName: ttl.AttributeName, Enabled: true },
-            }),
-          )
-          .catch((error: unknown) => {
-            // dynalite has no TTL: the table stays as it is, as create-tables.ts keeps it.
-            if ((error as { name?: string }).name !== 'UnknownOperationException') throw error;
-          });
-      }
+      if (ttl?.Enabled && ttl.AttributeName) await enableTimeToLive(client, name, ttl.AttributeName);
     }
     const failures = (await Promise.allSettled(sandboxes.map((sandbox) => sandbox.warm()))).flatMap((outcome) =>
       outcome.status === 'rejected' ? [(outcome.reason as Error).message] : [],

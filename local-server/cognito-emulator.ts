@@ -70,7 +70,7 @@ import { hashPassword, hashRefreshToken, passwordMatches, secretFreeDataStores }
 /** The folder of the data directory that holds the emulator's state, and the files in it that are ours. */
 export const COGNITO_DIR = 'cognito';
 export const VERIFICATION_CODES_FILE = 'verification-codes.log';
-export const POOL_FILE = 'fxrates-pool.json';
+const POOL_FILE = 'fxrates-pool.json';
 
 /** A code the emulator would have e-mailed. */
 export interface VerificationCode {
@@ -211,7 +211,7 @@ async function ensurePool(
 }
 
 /** How Cognito names the address a code went to, without giving it away: `j***@e***`. */
-export function maskedAddress(address: string): string {
+function maskedAddress(address: string): string {
   const at = address.lastIndexOf('@');
   if (at <= 0) return `${address.slice(0, 1)}***`;
   return `${address.slice(0, 1)}***@${address.slice(at + 1, at + 2)}***`;

@@ -30,7 +30,7 @@ function formatHash(salt: Buffer, key: Buffer): string {
   return `scrypt$${COST.N}$${COST.r}$${COST.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
-export function isPasswordHash(value: unknown): value is string {
+function isPasswordHash(value: unknown): value is string {
   return typeof value === 'string' && PASSWORD_HASH.test(value);
 }
 
@@ -72,7 +72,7 @@ interface StoredUser {
 }
 
 /** The user as it may be written: its password hashed if it is not a hash yet, its refresh tokens likewise. */
-export function withoutSecrets<T extends StoredUser>(user: T): T {
+function withoutSecrets<T extends StoredUser>(user: T): T {
   const password = user.Password;
   const tokens = user.RefreshTokens;
   return {

@@ -35,19 +35,26 @@ export async function createTable(
     throw error;
   }
   await waitUntilActive(client, tableName);
-  if (definition.ttlAttribute) {
-    try {
-      await client.send(
-        new UpdateTimeToLiveCommand({
-          TableName: tableName,
-          TimeToLiveSpecification: { AttributeName: definition.ttlAttribute, Enabled: true },
-        }),
-      );
-    } catch (error) {
-      // An implementation without TTL (UnknownOperationException) keeps the table as it is: the attribute is still
-      // written, and implementations that have TTL expire items by it.
-      if ((error as { name?: string }).name !== 'UnknownOperationException') throw error;
-    }
+  if (definition.ttlAttribute) await enableTimeToLive(client, tableName, definition.ttlAttribute);
+}
+
+/** Turns on TTL by `attribute`, where the implementation has TTL. */
+export async function enableTimeToLive(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  attribute: string,
+): Promise<void> {
+  try {
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: attribute, Enabled: true },
+      }),
+    );
+  } catch (error) {
+    // An implementation without TTL (UnknownOperationException, dynalite) keeps the table as it is: the attribute is
+    // still written, and implementations that have TTL expire items by it.
+    if ((error as { name?: string }).name !== 'UnknownOperationException') throw error;
   }
 }
 

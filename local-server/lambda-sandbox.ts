@@ -45,7 +45,7 @@ export interface SandboxOptions {
 }
 
 /** Lambda's limit on a function's init phase. https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html */
-export const INIT_LIMIT_MS = 10_000;
+const INIT_LIMIT_MS = 10_000;
 
 const RUNTIME_ENTRY = join(import.meta.dirname, 'lambda-runtime.mjs');
 

@@ -181,4 +181,3 @@ export function createStaticEncoder(compress: Compress = compressWithZlib) {
   return { reply, bodyIn, etagOf };
 }
 
-export type StaticEncoder = ReturnType<typeof createStaticEncoder>;

@@ -5,25 +5,18 @@ import type * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { PLAN_IDS, PLANS } from '../../lambdas/core/domain/plans';
 import type { SourceId } from '../../lambdas/core/domain/rates';
-import {
-  AUTHORIZER_METRICS,
-  INGEST_METRICS,
-  METRIC_DIMENSIONS,
-  METRIC_NAMESPACE,
-  SERVICE_NAME,
-} from '../../lambdas/core/metric-names';
+import { AUTHORIZER_METRICS, INGEST_METRICS, METRIC_DIMENSIONS, SERVICE_NAME } from '../../lambdas/core/metric-names';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
 import type { Api } from '../api';
 import type { DeployConfig } from '../config';
 import type { DashboardApi } from '../dashboard-api';
 import type { FxratesFunction } from '../fxrates-function';
 import type { Ingestion } from '../ingestion';
-import { metricNamespace, stageOf } from '../stage';
+import { metricNamespace } from '../stage';
 import { ingestionAlarmFigures } from './thresholds';
 
 /** What the dashboard and alarms read, by the names the functions publish (lambdas/core/metric-names.ts). */
 export const METRICS = {
-  namespace: METRIC_NAMESPACE,
   service: SERVICE_NAME,
   planNames: PLAN_IDS.map((id) => PLANS[id].name),
 } as const;
@@ -47,9 +40,10 @@ export function monitoringMetrics(scope: Construct, props: MonitoringProps) {
   const figures = ingestionAlarmFigures(config);
   const fiveMinutes = Duration.minutes(5);
   const runPeriod = Duration.hours(figures.runHours);
+  const namespace = metricNamespace(config.stage);
   const custom = (metricName: string, dimensions: Record<string, string> = {}, statistic = 'Sum') =>
     new cloudwatch.Metric({
-      namespace: metricNamespace(stageOf(scope)),
+      namespace,
       metricName,
       dimensionsMap: { [METRIC_DIMENSIONS.service]: METRICS.service, ...dimensions },
       statistic,

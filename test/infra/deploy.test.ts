@@ -11,7 +11,6 @@ import { ROUTES } from '../../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../../lambdas/core/store/tables';
 import { DOMAIN_SECURITY_POLICY, STAGE_NAME } from '../../lib/api';
 import { DEFAULT_KEY_RATE_LIMIT } from '../../lib/config';
-import type { FxratesFunction } from '../../lib/fxrates-function';
 import { LIVE_ALIAS } from '../../lib/release';
 import { API_TLS } from '../../lib/rest-api';
 import { TABLES_NOTICE } from '../../lib/stacks';
@@ -23,6 +22,7 @@ import {
   WAF_RULES,
 } from '../../lib/web-acl';
 import {
+  answeringFunctions,
   logicalIdOf,
   propsOf,
   type Resources,
@@ -32,15 +32,6 @@ import {
   type Synthesized,
   synthesize,
 } from './synth';
-
-/** The functions that answer requests: the authorizer and one per route of both APIs. */
-function answeringFunctions(s: Synthesized): Map<string, FxratesFunction> {
-  const { api, dashboardApi } = s.fx.service;
-  const map = new Map<string, FxratesFunction>([['authorizer', api.authorizerFunction]]);
-  for (const [id, fn] of api.routeFunctions) map.set(id, fn);
-  for (const [id, fn] of dashboardApi.routeFunctions) map.set(`dashboard ${id}`, fn);
-  return map;
-}
 
 describe('the default deploy', () => {
   let s: Synthesized;

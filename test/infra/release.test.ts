@@ -16,7 +16,16 @@ import type { FxratesFunction } from '../../lib/fxrates-function';
 import { ALARM_TOPIC_KEY_PENDING_WINDOW } from '../../lib/monitoring';
 import { ALARM_METRIC_MONTHLY_USD, LIVE_ALIAS, RELEASE_ALARM, releaseAlarmFigures } from '../../lib/release';
 import { type AlarmQuery, alarmSeries, alarmStates, type Datapoint, type MathAlarm } from '../support/cloudwatch-alarm';
-import { logicalIdOf, propsOf, renderJoin, resourcesOf, SKIP_BUNDLING, type Synthesized, synthesize } from './synth';
+import {
+  answeringFunctions,
+  logicalIdOf,
+  propsOf,
+  renderJoin,
+  resourcesOf,
+  SKIP_BUNDLING,
+  type Synthesized,
+  synthesize,
+} from './synth';
 
 type Dimension = { Name: string; Value: unknown };
 type Query = AlarmQuery & {
@@ -29,15 +38,6 @@ beforeAll(() => {
   s = synthesize(SKIP_BUNDLING);
 }, 120_000);
 afterAll(() => s?.dispose());
-
-/** The functions that answer requests: the authorizer and one per route of both APIs. */
-function releasedFunctions(): Map<string, FxratesFunction> {
-  const { api, dashboardApi } = s.fx.service;
-  const map = new Map<string, FxratesFunction>([['authorizer', api.authorizerFunction]]);
-  for (const [id, fn] of api.routeFunctions) map.set(id, fn);
-  for (const [id, fn] of dashboardApi.routeFunctions) map.set(`dashboard ${id}`, fn);
-  return map;
-}
 
 function releaseAlarm(fn: FxratesFunction): AlarmProps {
   if (!fn.release) throw new Error(`${fn.node.path} is not released`);
@@ -62,12 +62,12 @@ function metricsOf(
 
 describe('the release alarms', () => {
   it('exist once per released function: the authorizer and every route of both APIs', () => {
-    expect(releasedFunctions().size).toBe(1 + ROUTES.length + DASHBOARD_ROUTES.length);
-    expect(s.fx.service.releases.releases).toHaveLength(releasedFunctions().size);
+    expect(answeringFunctions(s).size).toBe(1 + ROUTES.length + DASHBOARD_ROUTES.length);
+    expect(s.fx.service.releases.releases).toHaveLength(answeringFunctions(s).size);
   });
 
   it("divide the 5xx answers and errors of the function's version being released by that version's invocations", () => {
-    for (const [name, fn] of releasedFunctions()) {
+    for (const [name, fn] of answeringFunctions(s)) {
       const alarm = releaseAlarm(fn);
       const alias = propsOf(resourcesOf(s.service, 'AWS::Lambda::Alias')[logicalIdOf(fn.release?.alias ?? fn)]);
       // The version the alias moves to is the one the alarm watches: both read the same AWS::Lambda::Version.
@@ -111,7 +111,7 @@ describe('the release alarms', () => {
   });
 
   it('read the very dimensions a 5xx answer writes, with the values Lambda gives the function', () => {
-    for (const fn of releasedFunctions().values()) {
+    for (const fn of answeringFunctions(s).values()) {
       const serverErrors = metricsOf(releaseAlarm(fn)).get(RELEASE_METRICS.serverErrors);
       const lines: string[] = [];
       // In Lambda, AWS_LAMBDA_FUNCTION_NAME is the function's name (its Ref) and AWS_LAMBDA_FUNCTION_VERSION the
@@ -135,7 +135,7 @@ describe('the release alarms', () => {
   it('are what each deployment group rolls back on, and are updated before the alias starts a deployment', () => {
     const groups = resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup');
     const aliases = resourcesOf(s.service, 'AWS::Lambda::Alias');
-    for (const [name, fn] of releasedFunctions()) {
+    for (const [name, fn] of answeringFunctions(s)) {
       const release = fn.release;
       if (!release) throw new Error(`${name} is not released`);
       expect([name, propsOf(groups[logicalIdOf(release.group)]).AlarmConfiguration]).toEqual([
@@ -169,7 +169,7 @@ const repeat = <T>(n: number, row: T): T[] => Array.from({ length: n }, () => ro
 describe("the release alarm's math, evaluated as CloudWatch does", () => {
   // Each function's alarm, as synthesized: the expression is read from the template, not from RELEASE_ALARM.
   const judge = (data: Record<string, Datapoint[]>) =>
-    [...releasedFunctions().values()].map((fn) => {
+    [...answeringFunctions(s).values()].map((fn) => {
       const alarm = releaseAlarm(fn);
       return alarmStates(alarm, alarmSeries(alarm, data));
     });
@@ -231,7 +231,7 @@ describe("the release alarm's math, evaluated as CloudWatch does", () => {
  * The operators' guides (docs/deploying.md holds Releases, docs/operating.md the costs and what a destroy leaves) with
  * their wrapped lines joined (not table rows or headings): a sentence reads the same however it wraps.
  */
-const readme = () =>
+const guides = () =>
   ['deploying.md', 'operating.md']
     .map((file) => readFileSync(join(__dirname, '..', '..', 'docs', file), 'utf8'))
     .join('\n')
@@ -247,12 +247,12 @@ describe("the guides' release-alarm figures", () => {
       metricsPerAlarm: queries.length,
       monthlyUsd: Math.round(alarms.length * queries.length * ALARM_METRIC_MONTHLY_USD * 100) / 100,
     });
-    expect(figures.alarms).toBe(releasedFunctions().size);
+    expect(figures.alarms).toBe(answeringFunctions(s).size);
   });
 
   it('states those figures in the Releases section and the cost table', () => {
     const { alarms, metricsPerAlarm, monthlyUsd } = releaseAlarmFigures(s.fx.service.releases);
-    const text = readme();
+    const text = guides();
     const cost = `$${monthlyUsd.toFixed(2)}`;
     const releases = text.slice(text.indexOf('## Releases'), text.indexOf('\n## ', text.indexOf('## Releases') + 1));
     expect(releases).toContain(
@@ -280,7 +280,7 @@ describe("the alarm topic's key", () => {
   });
 
   it('is named in the operating guide as deleted by a destroy, with its wait', () => {
-    expect(readme()).toContain(
+    expect(guides()).toContain(
       `the alarm topic's KMS key is scheduled for deletion and deleted after ${ALARM_TOPIC_KEY_PENDING_WINDOW.toDays()} days`,
     );
   });

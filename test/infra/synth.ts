@@ -10,6 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { buildApp, type FxratesApp } from '../../lib/app';
+import type { FxratesFunction } from '../../lib/fxrates-function';
 
 export interface Synthesized {
   app: App;
@@ -165,4 +166,13 @@ export function deployedFiles(s: Synthesized, deploymentLogicalId: string): Map<
     }
   });
   return files;
+}
+
+/** The functions that answer requests: the authorizer and one per route of both APIs. */
+export function answeringFunctions(s: Synthesized): Map<string, FxratesFunction> {
+  const { api, dashboardApi } = s.fx.service;
+  const map = new Map<string, FxratesFunction>([['authorizer', api.authorizerFunction]]);
+  for (const [id, fn] of api.routeFunctions) map.set(id, fn);
+  for (const [id, fn] of dashboardApi.routeFunctions) map.set(`dashboard ${id}`, fn);
+  return map;
 }

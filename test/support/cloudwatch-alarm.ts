@@ -45,7 +45,7 @@ const PRECEDENCE: Record<string, number> = {
   '/': 3,
 };
 
-export function parseExpression(text: string): Node {
+function parseExpression(text: string): Node {
   const tokens = tokenize(text);
   let at = 0;
   const peek = () => tokens[at];
@@ -201,7 +201,7 @@ export function alarmSeries(alarm: MathAlarm, metricData: Readonly<Record<string
   return Array.from({ length: periods }, (_, period) => valueAt(tree, series, period));
 }
 
-export type AlarmState = 'OK' | 'ALARM';
+type AlarmState = 'OK' | 'ALARM';
 
 /**
  * The alarm's state after each period: of the last EvaluationPeriods values, at least DatapointsToAlarm breach.

@@ -7,7 +7,7 @@
  */
 import { parseObject } from './embedded-metrics';
 
-export interface InsightRuleFilter {
+interface InsightRuleFilter {
   Match: string;
   In?: (string | number)[];
   NotIn?: (string | number)[];
@@ -39,7 +39,7 @@ const OPERATORS = [
 ] as const;
 
 /** The value at a JSON path such as `$.a.b` or `$.list[0].c`; undefined when any step is missing. */
-export function atJsonPath(document: unknown, path: string): unknown {
+function atJsonPath(document: unknown, path: string): unknown {
   if (!path.startsWith('$')) throw new Error(`not a JSON path: ${path}`);
   const steps = [...path.slice(1).matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)];
   if (steps.map((step) => step[0]).join('') !== path.slice(1)) throw new Error(`unsupported JSON path: ${path}`);

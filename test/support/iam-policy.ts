@@ -8,7 +8,7 @@
  * IAM's `StringLike`: case-sensitive, `*` matches any run of characters (none included), `?` exactly one, every
  * other character itself (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_condition_operators.html#Conditions_String).
  */
-export function stringLike(pattern: string, value: string): boolean {
+function stringLike(pattern: string, value: string): boolean {
   let p = 0;
   let v = 0;
   // Where the last `*` was, and how much of the value it has taken: on a mismatch it takes one character more.

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { esbuildOptions, type FunctionName, PROJECT_ROOT } from '../../lib/bundling';
-import type { LambdaLogFormat } from './lambda-console';
+import { type LambdaLogFormat, LOG_FORMAT_ENV } from './lambda-console';
 import type { InvokeMessage, ReplyMessage } from './lambda-log-runtime';
 
 /** Builds the function's bundle into `dir` with the deployed options; returns the bundle's path. */
@@ -65,7 +65,7 @@ export async function startLambdaLogProcess(options: LambdaLogProcessOptions): P
   const runtime = await buildRuntime(options.dir);
   const child: ChildProcess = fork(runtime, [options.bundle], {
     execArgv: [],
-    env: { PATH: process.env.PATH ?? '', ...options.environment, AWS_LAMBDA_LOG_FORMAT: options.logFormat },
+    env: { PATH: process.env.PATH ?? '', ...options.environment, [LOG_FORMAT_ENV]: options.logFormat },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const events: string[] = [];

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { DashboardEndpoint } from '../dashboard/endpoint';
 import { dashboardError } from '../dashboard/errors';
-import { ApiError, RetryLaterError } from '../domain/errors';
+import { ApiError } from '../domain/errors';
 import { logger } from '../observability';
 import type { AccountOwner } from '../store/accounts-store';
 import { DASHBOARD_CACHE_CONTROL, type DashboardRouteId, dashboardRouteById } from './dashboard-routes';
@@ -48,7 +48,6 @@ function errorEnvelope(): Middleware {
         return;
       }
       request.response = errorResponse(error);
-      if (error instanceof RetryLaterError) request.response.headers['Retry-After'] = String(error.retryAfterSeconds);
     },
   };
 }

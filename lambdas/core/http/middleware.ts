@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, ServiceUnavailableError } from '../domain/errors';
+import { ApiError } from '../domain/errors';
 import { logger } from '../observability';
 import { type Access, decodeAccess } from './authorizer-context';
 import { headerValue } from './headers';
@@ -56,9 +56,6 @@ export function errorEnvelope(): Middleware {
       const error = request.error;
       if (error instanceof ApiError) {
         request.response = errorResponse(error);
-        if (error instanceof ServiceUnavailableError && error.retryAfterSeconds !== undefined) {
-          request.response.headers['Retry-After'] = String(error.retryAfterSeconds);
-        }
         return;
       }
       logger.error('unhandled error', { requestId: requestIdOf(request.event), error: error as Error });

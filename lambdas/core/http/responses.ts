@@ -17,14 +17,13 @@ export function successResponse(
   return { statusCode: 200, headers, body: options.body ?? stringifyJson(envelope) };
 }
 
-export function errorResponse(error: ApiError): HttpResponse {
+/** The error envelope; an error that knows how long to wait (a 429's window, a store outage) sends Retry-After. */
+export function errorResponse(error: ApiError & { readonly retryAfterSeconds?: number }): HttpResponse {
   const body: { code: string; message: string; param?: string } = { code: error.code, message: error.message };
   if (error.param !== undefined) body.param = error.param;
-  return {
-    statusCode: error.status,
-    headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': ERROR_CACHE_CONTROL },
-    body: JSON.stringify({ success: false, error: body }),
-  };
+  const headers: Record<string, string> = { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': ERROR_CACHE_CONTROL };
+  if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+  return { statusCode: error.status, headers, body: JSON.stringify({ success: false, error: body }) };
 }
 
 export function internalErrorResponse(): HttpResponse {

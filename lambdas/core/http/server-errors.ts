@@ -16,7 +16,7 @@ import { METRIC_DIMENSIONS, RELEASE_METRICS } from '../metric-names';
 import type { HttpResponse } from './responses';
 
 /** The function and the published version this process runs, as Lambda names them in its environment. */
-export interface ReleasedVersion {
+interface ReleasedVersion {
   functionName: string;
   version: string;
 }
@@ -26,13 +26,13 @@ export interface ReleasedVersion {
  * runs, also when the alias `live` was invoked. Outside Lambda (the local server, tests) there is no version to
  * judge, so nothing is counted.
  */
-export function releasedVersion(env: NodeJS.ProcessEnv = process.env): ReleasedVersion | undefined {
+function releasedVersion(env: NodeJS.ProcessEnv = process.env): ReleasedVersion | undefined {
   const functionName = env.AWS_LAMBDA_FUNCTION_NAME;
   const version = env.AWS_LAMBDA_FUNCTION_VERSION;
   return functionName && version ? { functionName, version } : undefined;
 }
 
-export function isServerError(statusCode: number): boolean {
+function isServerError(statusCode: number): boolean {
   return statusCode >= 500 && statusCode <= 599;
 }
 

@@ -6,7 +6,7 @@ import { errorMessage, withUrl } from './errors';
 import type { SourceDay } from './source-day';
 import type { FetchPlan, SourceFetcher, SourceModule } from './source-module';
 
-export const DEFAULT_RECENT_DAYS = 3;
+const DEFAULT_RECENT_DAYS = 3;
 
 /** Online backfills fetch one file per day; without a first day they cover this many recent days. */
 export const DEFAULT_CURRENCY_API_DAYS = 30;
@@ -21,7 +21,7 @@ function currencyApi(plan: FetchPlan): CurrencyApiSource {
 }
 
 /** `latest` must come; a failed older day is a warning. */
-export function currencyApiFetcher(plan: FetchPlan): SourceFetcher {
+function currencyApiFetcher(plan: FetchPlan): SourceFetcher {
   const source = currencyApi(plan);
   return {
     id: 'currency-api',
@@ -42,7 +42,7 @@ export function currencyApiFetcher(plan: FetchPlan): SourceFetcher {
 }
 
 /** Backfill: every currency-api day in `[from, to]` (clamped to its first day), a few requests at a time. */
-export function currencyApiRangeFetcher(plan: FetchPlan, from: string, to: string, concurrency = 6): SourceFetcher {
+function currencyApiRangeFetcher(plan: FetchPlan, from: string, to: string, concurrency = 6): SourceFetcher {
   const source = currencyApi(plan);
   return {
     id: 'currency-api',

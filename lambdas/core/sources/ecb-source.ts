@@ -7,7 +7,7 @@ import type { SourceDay } from './source-day';
 import type { FetchPlan, SourceFetcher, SourceModule } from './source-module';
 
 /** A failed daily file beside a good 90-day file (or the reverse) is a warning; both failing fails the run. */
-export function ecbFetcher(plan: FetchPlan): SourceFetcher {
+function ecbFetcher(plan: FetchPlan): SourceFetcher {
   const ecb = new EcbSource({ baseUrl: plan.urls.ecbBaseUrl, timeoutMs: plan.timeoutMs, signal: plan.signal });
   return {
     id: 'ecb',
