@@ -180,4 +180,3 @@ export function createStaticEncoder(compress: Compress = compressWithZlib) {
 
   return { reply, bodyIn, etagOf };
 }
-
