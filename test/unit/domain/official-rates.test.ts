@@ -102,7 +102,7 @@ describe('rankFor', () => {
 describe('crossCheck', () => {
   it('measures every other publisher’s distance from the served rate and flags those over the tolerance', () => {
     const served = { rates: { USD: 1.1, JPY: 170 }, sources: { USD: 'ecb', JPY: 'ecb' } };
-    const quotes = new Map([
+    const quotes = new Map<string, Record<string, number>>([
       ['nbp', { USD: 1.1011, JPY: 175 }],
       ['ecb', { USD: 1.1, JPY: 170 }],
       ['currency-api', { USD: 2 }],
