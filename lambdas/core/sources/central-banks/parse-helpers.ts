@@ -144,7 +144,7 @@ export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | { [
 
 const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 /** Loose on purpose: JSON.parse then refuses control characters and bad escapes inside the token. */
-const JSON_STRING = /"(?:[^"\\]|\\[^])*"/y;
+const JSON_STRING = /"(?:[^"\\]|\\[\s\S])*"/y;
 const JSON_SPACE = /[ \t\r\n]*/y;
 const MAX_JSON_DEPTH = 16;
 
