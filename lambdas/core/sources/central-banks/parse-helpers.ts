@@ -89,7 +89,8 @@ export function isoDay(raw: unknown, publisher: string, what: string): string {
 /** `DD.MM.YYYY` or `DD/MM/YYYY` → `YYYY-MM-DD`. */
 export function dmyDay(raw: unknown, publisher: string, what: string): string {
   const m = typeof raw === 'string' ? /^(\d{2})[./](\d{2})[./](\d{4})$/.exec(raw) : null;
-  return isoDay(m ? `${m[3]}-${m[2]}-${m[1]}` : raw, publisher, what);
+  if (!m) throw new PublisherFormatError(publisher, `${what}: '${show(String(raw))}' is not a calendar day`);
+  return isoDay(`${m[3]}-${m[2]}-${m[1]}`, publisher, what);
 }
 
 /** `YYYY-MM-DD` → `DD/MM/YYYY`, the form several publishers' query strings use. */
