@@ -11,6 +11,7 @@ import {
   decodeBody,
   dmyDay,
   field,
+  isExactProduct,
   isoCode,
   numberText,
   type PublisherFacts,
@@ -46,19 +47,6 @@ export function nbuRequests(from: string, to: string, base = NBU_BASE_URL): stri
   );
 }
 
-/** `a × b` and `c` as exact decimals, compared without floating point. */
-function productEquals(a: string, b: string, c: string): boolean {
-  const scaled = (text: string, digits: number): bigint => {
-    const [whole = '', fraction = ''] = text.split('.');
-    return BigInt(whole + fraction.padEnd(digits, '0'));
-  };
-  const digitsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
-  const productDigits = digitsOf(a) + digitsOf(b);
-  const digits = Math.max(productDigits, digitsOf(c));
-  const product = scaled(a, digitsOf(a)) * scaled(b, digitsOf(b)) * 10n ** BigInt(digits - productDigits);
-  return product === scaled(c, digits);
-}
-
 export function parseNbu(body: Uint8Array): OfficialDay[] {
   const records = arrayOf(readJson(decodeBody(body, NAME), NAME), NAME, 'the body');
   const collector = new DayCollector('nbu', NAME, 'UAH');
@@ -71,7 +59,7 @@ export function parseNbu(body: Uint8Array): OfficialDay[] {
     const units = unitsText(numberText(field(record, 'units', NAME, what), NAME, `units of ${what}`), NAME, what);
     const perUnitText = numberText(field(record, 'rate_per_unit', NAME, what), NAME, `rate_per_unit of ${what}`);
     const perUnit = decimalText(perUnitText, NAME, what);
-    if (!productEquals(units, perUnit, price)) {
+    if (!isExactProduct(units, perUnit, price)) {
       throw new PublisherFormatError(NAME, `${what}: rate ${price} is not units ${units} × rate_per_unit ${perUnit}`);
     }
     collector.add(date, code, { amount: units, price });

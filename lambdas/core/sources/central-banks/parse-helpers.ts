@@ -96,6 +96,19 @@ export function dmyDay(raw: unknown, publisher: string, what: string): string {
 /** `YYYY-MM-DD` → `DD/MM/YYYY`, the form several publishers' query strings use. */
 export const dmySlashes = (day: string): string => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
 
+/** `a × b` and `c` as exact decimals, compared without floating point. */
+export function isExactProduct(a: string, b: string, c: string): boolean {
+  const scaled = (text: string, digits: number): bigint => {
+    const [whole = '', fraction = ''] = text.split('.');
+    return BigInt(whole + fraction.padEnd(digits, '0'));
+  };
+  const digitsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
+  const productDigits = digitsOf(a) + digitsOf(b);
+  const digits = Math.max(productDigits, digitsOf(c));
+  const product = scaled(a, digitsOf(a)) * scaled(b, digitsOf(b)) * 10n ** BigInt(digits - productDigits);
+  return product === scaled(c, digits);
+}
+
 /** Collects quotes per day; a currency twice in a day or a day without quotes makes the whole body invalid. */
 export class DayCollector {
   private readonly days = new Map<string, Record<string, OfficialQuote>>();
@@ -126,8 +139,9 @@ export class DayCollector {
     quotes[code] = quote;
   }
 
-  finish(cadenceOf: (date: string) => 'daily' | 'weekly' = () => 'daily'): OfficialDay[] {
-    if (this.days.size === 0) throw new PublisherFormatError(this.name, 'the body holds no days');
+  /** `allowNone` for feeds where a range without any rate (a holiday week) is a normal answer. */
+  finish(cadenceOf: (date: string) => 'daily' | 'weekly' = () => 'daily', allowNone = false): OfficialDay[] {
+    if (this.days.size === 0 && !allowNone) throw new PublisherFormatError(this.name, 'the body holds no days');
     return [...this.days.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([date, quotes]) => {
