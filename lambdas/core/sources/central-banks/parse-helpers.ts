@@ -36,7 +36,7 @@ export function spans(from: string, to: string, maxDays: number): Array<[string,
   return out;
 }
 
-export const ISO_CODE = /^[A-Z]{3}$/;
+const ISO_CODE = /^[A-Z]{3}$/;
 const DECIMAL = /^(?:0|[1-9]\d{0,14})(?:\.\d{1,12})?$/;
 const UNITS = /^[1-9]\d{0,9}$/;
 
