@@ -1,0 +1,59 @@
+/**
+ * Czech National Bank: the daily fixing in CZK, one JSON body per calendar year. Each record prices `amount`
+ * units (1, 100 or 1000) of a currency on its `validFor` day.
+ */
+import type { OfficialDay } from './official-day';
+import {
+  arrayOf,
+  DayCollector,
+  decimalText,
+  decodeBody,
+  field,
+  isoCode,
+  isoDay,
+  numberText,
+  type PublisherFacts,
+  readJson,
+  unitsText,
+} from './parse-helpers';
+
+export const CNB_PUBLISHER: PublisherFacts = {
+  id: 'cnb',
+  name: 'Czech National Bank',
+  country: 'CZ',
+  rateKind: 'exchange rate fixing',
+  quoteCurrency: 'CZK',
+  dataUrl: 'https://api.cnb.cz/cnbapi/swagger-ui.html',
+  termsUrl: 'https://www.cnb.cz/en/footer/general-terms-and-conditions/',
+  scheduleCronUtc: '*/30 13-15 * * 1-5',
+  cadence: 'daily',
+  coverageStart: '1991-01-01',
+};
+
+export const CNB_BASE_URL = 'https://api.cnb.cz';
+const NAME = CNB_PUBLISHER.name;
+
+/** One whole-year body per calendar year the range touches; the caller keeps the days it asked for. */
+export function cnbRequests(from: string, to: string, base = CNB_BASE_URL): string[] {
+  const uris: string[] = [];
+  for (let year = Number(from.slice(0, 4)); year <= Number(to.slice(0, 4)); year++) {
+    uris.push(`${base}/cnbapi/exrates/daily-year?lang=EN&year=${year}`);
+  }
+  return uris;
+}
+
+export function parseCnb(body: Uint8Array): OfficialDay[] {
+  const root = readJson(decodeBody(body, NAME), NAME);
+  const records = arrayOf(field(root, 'rates', NAME, 'the body'), NAME, 'rates');
+  const collector = new DayCollector('cnb', NAME, 'CZK');
+  for (const [i, record] of records.entries()) {
+    const where = `record ${i}`;
+    const date = isoDay(field(record, 'validFor', NAME, where), NAME, `${where} validFor`);
+    const code = isoCode(field(record, 'currencyCode', NAME, where), NAME, `${where} on ${date}`);
+    const what = `${code} on ${date}`;
+    const amount = unitsText(numberText(field(record, 'amount', NAME, what), NAME, `amount of ${what}`), NAME, what);
+    const price = decimalText(numberText(field(record, 'rate', NAME, what), NAME, `rate of ${what}`), NAME, what);
+    collector.add(date, code, { amount, price });
+  }
+  return collector.finish();
+}
