@@ -37,6 +37,17 @@ export function decodeText(publisher: string, body: Uint8Array): string {
 }
 
 /**
+ * The lines of a text body, trailing blank lines dropped. The body must end with a line break: a body cut inside
+ * its last line could otherwise pass with a shortened last number.
+ */
+export function completeLines(publisher: string, text: string): string[] {
+  if (!text.endsWith('\n')) throw new PublisherFormatError(publisher, 'the body ends inside a line (truncated?)');
+  const lines = text.split(/\r?\n/);
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
  * A published positive rate as plain decimal text with every digit kept ('0.70570' stays '0.70570'), a decimal
  * comma turned into a dot where the publisher writes one. Signs, exponents, grouping and zero are refused.
  */

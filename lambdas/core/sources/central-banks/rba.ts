@@ -6,7 +6,15 @@
  * and is dropped; the SDR column is quoted as a currency per A$1 and is kept as XDR.
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, csvFields, DayCollector, decimalText, decodeText, type PublisherFacts } from './csv-helpers';
+import {
+  calendarDay,
+  completeLines,
+  csvFields,
+  DayCollector,
+  decimalText,
+  decodeText,
+  type PublisherFacts,
+} from './csv-helpers';
 import { type OfficialDay, PublisherFormatError } from './official-day';
 
 export const RBA_PUBLISHER: PublisherFacts = {
@@ -71,8 +79,7 @@ function columnCodes(header: Map<string, string[]>): (string | undefined)[] {
  * day twice or a day with no rate at all, and rejects the body.
  */
 export function parseRba(body: Uint8Array): OfficialDay[] {
-  const lines = decodeText(NAME, body).split(/\r?\n/);
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const lines = completeLines(NAME, decodeText(NAME, body));
   if (!lines[0]?.startsWith('F11.1')) {
     throw new PublisherFormatError(NAME, `not table F11.1: '${printableUpstream(lines[0] ?? '')}'`);
   }

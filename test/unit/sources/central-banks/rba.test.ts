@@ -57,6 +57,8 @@ describe('damaged RBA tables', () => {
     publisherError(NAME, () => parseRba(bytes(text.slice(0, text.indexOf(LAST_ROW) + 40))));
     publisherError(NAME, () => parseRba(bytes(text.slice(0, 600))));
     publisherError(NAME, () => parseRba(new Uint8Array(0)));
+    const lastNumberCut = text.slice(0, text.indexOf(LAST_ROW) + LAST_ROW.length - 2);
+    expect(publisherError(NAME, () => parseRba(bytes(lastNumberCut)))).toMatch(/ends inside a line/);
   });
 
   it('refuses an HTML error page', () => {
