@@ -21,6 +21,7 @@ export const BOE_PUBLISHER: PublisherFacts = {
   name: 'Bank of England',
   country: 'GB',
   rateKind: 'spot rate',
+  quoteKind: 'mid',
   quoteCurrency: 'GBP',
   dataUrl: 'https://www.bankofengland.co.uk/boeapps/database/Rates.asp?into=GBP',
   termsUrl: 'https://www.bankofengland.co.uk/legal',

@@ -15,6 +15,7 @@ export const IMF_PUBLISHER: PublisherFacts = {
   name: 'International Monetary Fund',
   country: null,
   rateKind: 'representative rate',
+  quoteKind: 'mid',
   quoteCurrency: 'USD',
   dataUrl: 'https://www.imf.org/external/np/fin/ert/GUI/Pages/CountryDataBase.aspx',
   termsUrl: 'https://www.imf.org/en/about/copyright-and-terms',

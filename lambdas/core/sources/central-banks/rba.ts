@@ -23,6 +23,7 @@ export const RBA_PUBLISHER: PublisherFacts = {
   country: 'AU',
   // source.json leaves the kind open; the table's `Type` row says `Indicative` for every series.
   rateKind: 'indicative rate',
+  quoteKind: 'mid',
   quoteCurrency: 'AUD',
   dataUrl: 'https://www.rba.gov.au/statistics/frequency/exchange-rates.html',
   termsUrl: 'https://www.rba.gov.au/copyright/',

@@ -12,6 +12,8 @@ export const TCMB_PUBLISHER: PublisherFacts = {
   name: 'Türkiye Cumhuriyet Merkez Bankası',
   country: 'TR',
   rateKind: 'indicative rate',
+  // The mid of TCMB's buying and selling rates, computed here: TCMB publishes no mid.
+  quoteKind: 'mid',
   quoteCurrency: 'TRY',
   dataUrl: 'https://evds2.tcmb.gov.tr/',
   termsUrl: 'https://www.tcmb.gov.tr/wps/wcm/connect/EN/TCMB+EN/Bottom+Menu/Other/Disclaimer',
