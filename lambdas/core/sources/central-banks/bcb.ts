@@ -30,7 +30,7 @@ export const BCB_PUBLISHER: PublisherFacts = {
   coverageStart: '2000-01-01',
 };
 
-const ORIGIN = 'https://olinda.bcb.gov.br';
+export const BCB_BASE_URL = 'https://olinda.bcb.gov.br';
 const NAME = BCB_PUBLISHER.name;
 
 /** The currencies PTAX is published for. */
@@ -39,7 +39,7 @@ export const BCB_CURRENCIES = ['AUD', 'CAD', 'CHF', 'DKK', 'EUR', 'GBP', 'JPY', 
 const odataDay = (day: string): string => `${day.slice(5, 7)}-${day.slice(8, 10)}-${day.slice(0, 4)}`;
 
 /** One request per currency, in `BCB_CURRENCIES` order, days as `MM-DD-YYYY`. */
-export function requests(from: string, to: string, origin = ORIGIN): string[] {
+export function bcbRequests(from: string, to: string, origin = BCB_BASE_URL): string[] {
   return BCB_CURRENCIES.map(
     (code) =>
       `${origin}/olinda/servico/PTAX/versao/v1/odata/CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,` +

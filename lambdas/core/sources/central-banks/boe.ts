@@ -30,7 +30,7 @@ export const BOE_PUBLISHER: PublisherFacts = {
   coverageStart: '2000-01-04',
 };
 
-const ORIGIN = 'https://www.bankofengland.co.uk';
+export const BOE_BASE_URL = 'https://www.bankofengland.co.uk';
 const NAME = BOE_PUBLISHER.name;
 
 /** Series code → currency, in the order requested: the spot rates into sterling the database publishes daily. */
@@ -69,7 +69,7 @@ const DATE = /^(\d{2}) ([A-Z][a-z]{2}) (\d{4})$/;
 const boeDay = (day: string): string => `${day.slice(8, 10)}/${MONTHS[Number(day.slice(5, 7)) - 1]}/${day.slice(0, 4)}`;
 
 /** One request covers the whole range and every series. */
-export function requests(from: string, to: string, origin = ORIGIN): string[] {
+export function boeRequests(from: string, to: string, origin = BOE_BASE_URL): string[] {
   return [
     `${origin}/boeapps/database/_iadb-fromshowcolumns.asp?CSVF=TN&Datefrom=${boeDay(from)}&Dateto=${boeDay(to)}` +
       `&SeriesCodes=${Object.keys(BOE_SERIES).join(',')}&UsingCodes=Y&csv.x=yes`,

@@ -29,11 +29,11 @@ export const BOI_PUBLISHER: PublisherFacts = {
   coverageStart: '2000-01-01',
 };
 
-const ORIGIN = 'https://edge.boi.gov.il';
+export const BOI_BASE_URL = 'https://edge.boi.gov.il';
 const NAME = BOI_PUBLISHER.name;
 
 /** One request covers the whole range and every currency. */
-export function requests(from: string, to: string, origin = ORIGIN): string[] {
+export function boiRequests(from: string, to: string, origin = BOI_BASE_URL): string[] {
   return [
     `${origin}/FusionEdgeServer/sdmx/v2/data/dataflow/BOI.STATISTICS/EXR/1.0/` +
       `?c%5BDATA_TYPE%5D=OF00&endperiod=${to}&format=csv&startperiod=${from}`,

@@ -24,7 +24,7 @@ export const IMF_PUBLISHER: PublisherFacts = {
   coverageStart: '2003-04-01',
 };
 
-const ORIGIN = 'https://www.imf.org';
+export const IMF_BASE_URL = 'https://www.imf.org';
 const NAME = IMF_PUBLISHER.name;
 const MONTHS = [
   'January',
@@ -101,7 +101,7 @@ const lastOfMonth = (day: string): string => {
 };
 
 /** Two reports per month the range touches, each selected by the month's last day (or the range's end). */
-export function requests(from: string, to: string, origin = ORIGIN): string[] {
+export function imfRequests(from: string, to: string, origin = IMF_BASE_URL): string[] {
   const uris: string[] = [];
   for (let month = from.slice(0, 7); month <= to.slice(0, 7); ) {
     const end = lastOfMonth(`${month}-01`);

@@ -32,11 +32,11 @@ export const RBA_PUBLISHER: PublisherFacts = {
   coverageStart: '2023-01-03',
 };
 
-const ORIGIN = 'https://www.rba.gov.au';
+export const RBA_BASE_URL = 'https://www.rba.gov.au';
 const NAME = RBA_PUBLISHER.name;
 
 /** The table always holds every day since 2023, so any range is the one file. */
-export function requests(_from: string, _to: string, origin = ORIGIN): string[] {
+export function rbaRequests(_from: string, _to: string, origin = RBA_BASE_URL): string[] {
   return [`${origin}/statistics/tables/csv/f11.1-data.csv`];
 }
 

@@ -22,7 +22,7 @@ export const TCMB_PUBLISHER: PublisherFacts = {
   coverageStart: '1996-04-16',
 };
 
-const ORIGIN = 'https://evds3.tcmb.gov.tr';
+export const TCMB_BASE_URL = 'https://evds3.tcmb.gov.tr';
 const NAME = TCMB_PUBLISHER.name;
 
 /** The currencies the EVDS indicative-rate table carries, in the order the series are requested. */
@@ -56,7 +56,7 @@ const UNITS: Readonly<Record<string, string>> = { JPY: '100' };
 const evdsDay = (day: string): string => `${day.slice(8, 10)}-${day.slice(5, 7)}-${day.slice(0, 4)}`;
 
 /** One request covers the whole range: every buying and selling series, days as `DD-MM-YYYY`. */
-export function requests(from: string, to: string, origin = ORIGIN): string[] {
+export function tcmbRequests(from: string, to: string, origin = TCMB_BASE_URL): string[] {
   const series = TCMB_CURRENCIES.flatMap((code) => [`TP.DK.${code}.A.YTL`, `TP.DK.${code}.S.YTL`]).join('-');
   return [
     `${origin}/igmevdsms-dis/series=${series}&startDate=${evdsDay(from)}&endDate=${evdsDay(to)}&type=json&frequency=1`,

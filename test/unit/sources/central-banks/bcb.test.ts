@@ -1,9 +1,9 @@
 import {
   BCB_CURRENCIES,
   BCB_PUBLISHER,
+  bcbRequests,
   currencyOfRequest,
   parseBcb,
-  requests,
 } from '../../../../lambdas/core/sources/central-banks/bcb';
 import { bytes, expectFactsMatch, publisherError, recorded } from './recorded';
 
@@ -32,11 +32,13 @@ describe('the recorded PTAX closing rates 2026-03-02..06', () => {
   });
 
   it('builds the ten recorded requests for the recorded range, and on another origin', () => {
-    expect(requests('2026-03-01', '2026-03-07')).toEqual(files.map((f) => f.uri));
-    expect(requests('2026-03-01', '2026-03-07', 'http://127.0.0.1:9').map(currencyOfRequest)).toEqual([
+    expect(bcbRequests('2026-03-01', '2026-03-07')).toEqual(files.map((f) => f.uri));
+    expect(bcbRequests('2026-03-01', '2026-03-07', 'http://127.0.0.1:9').map(currencyOfRequest)).toEqual([
       ...BCB_CURRENCIES,
     ]);
-    expect(requests('2026-03-01', '2026-03-07', 'http://127.0.0.1:9')[0]).toMatch(/^http:\/\/127\.0\.0\.1:9\/olinda\//);
+    expect(bcbRequests('2026-03-01', '2026-03-07', 'http://127.0.0.1:9')[0]).toMatch(
+      /^http:\/\/127\.0\.0\.1:9\/olinda\//,
+    );
   });
 
   it('states the publisher facts of the recording', () => {

@@ -1,4 +1,4 @@
-import { BOE_PUBLISHER, BOE_SERIES, parseBoe, requests } from '../../../../lambdas/core/sources/central-banks/boe';
+import { BOE_PUBLISHER, BOE_SERIES, boeRequests, parseBoe } from '../../../../lambdas/core/sources/central-banks/boe';
 import { bytes, expectFactsMatch, publisherError, recorded } from './recorded';
 
 const { facts, files } = recorded('boe');
@@ -27,8 +27,8 @@ describe('the recorded Bank of England spot rates 17-20 March 2026', () => {
   });
 
   it('builds the recorded request for the recorded range, and on another origin', () => {
-    expect(requests('2026-03-17', '2026-03-20')).toEqual(files.map((f) => f.uri));
-    expect(requests('2026-01-05', '2026-12-31', 'http://127.0.0.1:9')[0]).toMatch(
+    expect(boeRequests('2026-03-17', '2026-03-20')).toEqual(files.map((f) => f.uri));
+    expect(boeRequests('2026-01-05', '2026-12-31', 'http://127.0.0.1:9')[0]).toMatch(
       /^http:\/\/127\.0\.0\.1:9\/boeapps\/database\/_iadb-fromshowcolumns\.asp\?CSVF=TN&Datefrom=05\/Jan\/2026&Dateto=31\/Dec\/2026&/,
     );
   });

@@ -1,4 +1,4 @@
-import { BOI_PUBLISHER, parseBoi, requests } from '../../../../lambdas/core/sources/central-banks/boi';
+import { BOI_PUBLISHER, boiRequests, parseBoi } from '../../../../lambdas/core/sources/central-banks/boi';
 import { bytes, expectFactsMatch, publisherError, recorded } from './recorded';
 
 const { facts, files } = recorded('boi');
@@ -25,8 +25,8 @@ describe('the recorded Bank of Israel representative rates', () => {
   });
 
   it('builds the recorded request for the recorded range, and on another origin', () => {
-    expect(requests('2026-03-01', '2026-03-20')).toEqual(files.map((f) => f.uri));
-    expect(requests('2026-03-01', '2026-03-20', 'http://127.0.0.1:9')[0]).toMatch(
+    expect(boiRequests('2026-03-01', '2026-03-20')).toEqual(files.map((f) => f.uri));
+    expect(boiRequests('2026-03-01', '2026-03-20', 'http://127.0.0.1:9')[0]).toMatch(
       /^http:\/\/127\.0\.0\.1:9\/FusionEdgeServer\/sdmx\/v2\/data\/dataflow\/BOI\.STATISTICS\/EXR\/1\.0\/\?/,
     );
   });

@@ -1,4 +1,4 @@
-import { IMF_PUBLISHER, parseImf, requests } from '../../../../lambdas/core/sources/central-banks/imf';
+import { IMF_PUBLISHER, imfRequests, parseImf } from '../../../../lambdas/core/sources/central-banks/imf';
 import { bytes, expectFactsMatch, publisherError, recorded } from './recorded';
 
 const { facts, files } = recorded('imf');
@@ -62,17 +62,17 @@ describe('the recorded IMF SDR values for March 2026', () => {
 
 describe('IMF requests', () => {
   it('builds the two recorded requests for March 2026', () => {
-    expect(requests('2026-03-01', '2026-03-31')).toEqual(files.map((f) => f.uri));
+    expect(imfRequests('2026-03-01', '2026-03-31')).toEqual(files.map((f) => f.uri));
   });
 
   it('asks for each month of a range, up to its end, on any origin', () => {
-    expect(requests('2026-02-20', '2026-04-15', 'http://127.0.0.1:9')).toEqual(
+    expect(imfRequests('2026-02-20', '2026-04-15', 'http://127.0.0.1:9')).toEqual(
       ['2026-02-28', '2026-03-31', '2026-04-15'].flatMap((d) => [
         `http://127.0.0.1:9/external/np/fin/data/rms_mth.aspx?SelectDate=${d}&reportType=REP&tsvflag=Y`,
         `http://127.0.0.1:9/external/np/fin/data/rms_mth.aspx?SelectDate=${d}&reportType=SDRCV&tsvflag=Y`,
       ]),
     );
-    expect(requests('2025-12-31', '2026-01-02')).toHaveLength(4);
+    expect(imfRequests('2025-12-31', '2026-01-02')).toHaveLength(4);
   });
 
   it('states the publisher facts of the recording', () => {

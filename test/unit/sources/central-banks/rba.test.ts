@@ -1,4 +1,4 @@
-import { parseRba, RBA_PUBLISHER, requests } from '../../../../lambdas/core/sources/central-banks/rba';
+import { parseRba, RBA_PUBLISHER, rbaRequests } from '../../../../lambdas/core/sources/central-banks/rba';
 import { bytes, expectFactsMatch, publisherError, recorded } from './recorded';
 
 const { facts, files } = recorded('rba');
@@ -41,8 +41,8 @@ describe('the recorded RBA table F11.1', () => {
   });
 
   it('requests the one table for any range, on any origin', () => {
-    expect(requests('2023-01-03', '2026-03-20')).toEqual(files.map((f) => f.uri));
-    expect(requests('2026-03-01', '2026-03-02', 'http://127.0.0.1:9')).toEqual([
+    expect(rbaRequests('2023-01-03', '2026-03-20')).toEqual(files.map((f) => f.uri));
+    expect(rbaRequests('2026-03-01', '2026-03-02', 'http://127.0.0.1:9')).toEqual([
       'http://127.0.0.1:9/statistics/tables/csv/f11.1-data.csv',
     ]);
   });

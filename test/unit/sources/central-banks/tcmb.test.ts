@@ -1,5 +1,5 @@
 import { midpoint } from '../../../../lambdas/core/sources/central-banks/csv-helpers';
-import { parseTcmb, requests, TCMB_PUBLISHER } from '../../../../lambdas/core/sources/central-banks/tcmb';
+import { parseTcmb, TCMB_PUBLISHER, tcmbRequests } from '../../../../lambdas/core/sources/central-banks/tcmb';
 import { bytes, expectFactsMatch, publisherError, recorded } from './recorded';
 
 const { facts, files } = recorded('tcmb');
@@ -34,8 +34,8 @@ describe('the recorded TCMB range 2026-03-01..22', () => {
   });
 
   it('builds the recorded request for the recorded range, and on another origin', () => {
-    expect(requests('2026-03-01', '2026-03-22')).toEqual(files.map((f) => f.uri));
-    expect(requests('2026-03-01', '2026-03-22', 'http://127.0.0.1:9')[0]).toMatch(
+    expect(tcmbRequests('2026-03-01', '2026-03-22')).toEqual(files.map((f) => f.uri));
+    expect(tcmbRequests('2026-03-01', '2026-03-22', 'http://127.0.0.1:9')[0]).toMatch(
       /^http:\/\/127\.0\.0\.1:9\/igmevdsms-dis\/series=TP\.DK\.AED\.A\.YTL-/,
     );
   });
