@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PublisherFormatError } from '../../../../lambdas/core/sources/central-banks/official-day';
+import { DATA_DIR } from '../../../support/upstream-server';
 
-const ROOT = join(__dirname, '../../../../data/central-banks');
+const ROOT = join(DATA_DIR, 'central-banks');
 
 interface Recorded {
   file: string;
@@ -52,4 +53,30 @@ export function publisherError(publisherName: string, run: () => unknown): strin
     return message;
   }
   throw new Error('expected a PublisherFormatError');
+}
+
+/** A publisher's recorded bodies and the request URI of each, from the bundled `source.json`. */
+export function recorded(id: string): { facts: Record<string, unknown>; files: { uri: string; body: Buffer }[] } {
+  const dir = join(ROOT, id);
+  const facts = JSON.parse(readFileSync(join(dir, 'source.json'), 'utf8')) as Record<string, unknown>;
+  const files = (facts.recorded as Recorded[]).map((r) => ({ uri: r.uri, body: readFileSync(join(dir, r.file)) }));
+  return { facts, files };
+}
+
+export const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** The facts every adapter exports, checked against the recorded `source.json`. */
+export function expectFactsMatch(publisher: Record<string, unknown>, facts: Record<string, unknown>): void {
+  expect(publisher).toMatchObject({
+    id: facts.id,
+    name: facts.name,
+    country: facts.country_code,
+    quoteCurrency: facts.pivot_currency,
+    dataUrl: facts.data_url,
+    termsUrl: facts.terms_url,
+    scheduleCronUtc: facts.publish_schedule_cron_utc,
+    cadence: facts.publish_cadence,
+    coverageStart: facts.coverage_start,
+  });
+  if (facts.rate_type !== null) expect(publisher.rateKind).toBe(facts.rate_type);
 }
