@@ -87,7 +87,7 @@ export class DashboardSite extends Construct {
     });
     this.distribution = this.createDistribution(props);
     this.url = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}/`;
-    const { deployment, role } = this.deployFiles(pageConfig(props, region));
+    const { deployment, role } = this.deployFiles(props, region);
     this.deployment = deployment;
     this.acknowledgeFindings(role, props.domain !== undefined);
   }
@@ -162,7 +162,21 @@ export class DashboardSite extends Construct {
    * copies with the AWS CLI); it gets a role of ours, without the AWS managed basic-execution policy, and a log
    * group with the service's retention.
    */
-  private deployFiles(config: PageConfig): { deployment: s3deploy.BucketDeployment; role: iam.Role } {
+  private deployFiles(
+    props: DashboardSiteProps,
+    region: string,
+  ): { deployment: s3deploy.BucketDeployment; role: iam.Role } {
+    const config: PageConfig = {
+      cognito: {
+        endpoint: cognitoEndpoint(region),
+        region,
+        userPoolId: props.userPool.userPoolId,
+        clientId: props.client.userPoolClientId,
+      },
+      apiBase: DASHBOARD_BASE_PATH,
+      apiUrl: props.publicApiUrl,
+      contact: props.contact ?? null,
+    };
     const deploymentLogs = new logs.LogGroup(this, 'DeploymentLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -288,20 +302,6 @@ function filesBucket(scope: Construct, logBucket: s3.Bucket): s3.Bucket {
     // Everything in it is rebuilt from the repository on each deploy; the deployment empties it on deletion.
     removalPolicy: RemovalPolicy.DESTROY,
   });
-}
-
-function pageConfig(props: DashboardSiteProps, region: string): PageConfig {
-  return {
-    cognito: {
-      endpoint: cognitoEndpoint(region),
-      region,
-      userPoolId: props.userPool.userPoolId,
-      clientId: props.client.userPoolClientId,
-    },
-    apiBase: DASHBOARD_BASE_PATH,
-    apiUrl: props.publicApiUrl,
-    contact: props.contact ?? null,
-  };
 }
 
 /**

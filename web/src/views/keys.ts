@@ -123,10 +123,7 @@ function keysTable(keys: KeySummary[], revokeButton: (key: KeySummary) => HTMLBu
       h(
         'tr',
         null,
-        h('th', { scope: 'col' }, 'Name'),
-        h('th', { scope: 'col' }, 'Starts with'),
-        h('th', { scope: 'col' }, 'Created'),
-        h('th', { scope: 'col' }, 'Status'),
+        ...['Name', 'Starts with', 'Created', 'Status'].map((title) => h('th', { scope: 'col' }, title)),
         h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
       ),
     ),
