@@ -71,30 +71,9 @@ export class DashboardSite extends Construct {
 
   constructor(scope: Construct, id: string, props: DashboardSiteProps) {
     super(scope, id);
-
-    // Access logs of the distribution and the site bucket. CloudFront's standard logs are written through an ACL
-    // grant, hence object ownership "bucket owner preferred" (ACLs on) for this bucket only.
-    this.logBucket = new s3.Bucket(this, 'AccessLogs', {
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      lifecycleRules: [{ expiration: Duration.days(90) }],
-      // Logs are evidence: kept when the stack goes, like the tables (docs/operating.md: what a destroy leaves).
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-
-    this.bucket = new s3.Bucket(this, 'Files', {
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      serverAccessLogsBucket: this.logBucket,
-      serverAccessLogsPrefix: 'site-bucket/',
-      // Everything in it is rebuilt from the repository on each deploy; the deployment empties it on deletion.
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-
     const region = Stack.of(this).region;
+    this.logBucket = accessLogBucket(this);
+    this.bucket = filesBucket(this, this.logBucket);
     // CloudFront's policies are global to the account: their names carry the stage (in the stack name) and region.
     this.pageHeaders = new cloudfront.ResponseHeadersPolicy(this, 'PageHeaders', {
       responseHeadersPolicyName: accountUniqueName(this, 'page-headers'),
@@ -106,7 +85,15 @@ export class DashboardSite extends Construct {
       comment: 'fxrates API reference: no scripts, inline styles only',
       securityHeadersBehavior: securityHeaders(REFERENCE_PAGE_CSP),
     });
+    this.distribution = this.createDistribution(props);
+    this.url = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}/`;
+    const { deployment, role } = this.deployFiles(props, region);
+    this.deployment = deployment;
+    this.acknowledgeFindings(role, props.domain !== undefined);
+  }
 
+  /** The page's files from the bucket, the dashboard API under /api/, the reference under /docs. */
+  private createDistribution(props: DashboardSiteProps): cloudfront.Distribution {
     const filesOrigin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
       originAccessControl: new cloudfront.S3OriginAccessControl(this, 'FilesAccess', {
         originAccessControlName: accountUniqueName(this, 'site-files'),
@@ -120,9 +107,8 @@ export class DashboardSite extends Construct {
       runtime: cloudfront.FunctionRuntime.JS_2_0,
       code: cloudfront.FunctionCode.fromInline(DOCS_INDEX_FUNCTION),
     });
-
     const domain = props.domain;
-    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+    return new cloudfront.Distribution(this, 'Distribution', {
       comment: 'fxrates account dashboard',
       ...(domain
         ? {
@@ -169,9 +155,18 @@ export class DashboardSite extends Construct {
         },
       },
     });
-    this.url = `https://${domain?.domainName ?? this.distribution.distributionDomainName}/`;
+  }
 
-    const pageConfig: PageConfig = {
+  /**
+   * Copies the page, the reference and config.json into the bucket. The copy function is the construct's own (it
+   * copies with the AWS CLI); it gets a role of ours, without the AWS managed basic-execution policy, and a log
+   * group with the service's retention.
+   */
+  private deployFiles(
+    props: DashboardSiteProps,
+    region: string,
+  ): { deployment: s3deploy.BucketDeployment; role: iam.Role } {
+    const config: PageConfig = {
       cognito: {
         endpoint: cognitoEndpoint(region),
         region,
@@ -182,9 +177,6 @@ export class DashboardSite extends Construct {
       apiUrl: props.publicApiUrl,
       contact: props.contact ?? null,
     };
-
-    // The deployment's function is the construct's own (it copies the files with the AWS CLI); it gets a role of
-    // ours, without the AWS managed basic-execution policy, and a log group with the service's retention.
     const deploymentLogs = new logs.LogGroup(this, 'DeploymentLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -194,14 +186,13 @@ export class DashboardSite extends Construct {
       description: 'fxrates dashboard files deployment',
     });
     deploymentLogs.grantWrite(deploymentRole);
-
-    this.deployment = new s3deploy.BucketDeployment(this, 'Deployment', {
+    const deployment = new s3deploy.BucketDeployment(this, 'Deployment', {
       destinationBucket: this.bucket,
       sources: [
         ...Object.entries({ ...buildDashboardFiles(), ...buildSite() }).map(([path, content]) =>
           s3deploy.Source.data(path, content),
         ),
-        s3deploy.Source.jsonData(PAGE_CONFIG_FILE, pageConfig),
+        s3deploy.Source.jsonData(PAGE_CONFIG_FILE, config),
       ],
       // Names carry no content hash, so browsers revalidate every file (a 304 when unchanged) and CloudFront keeps
       // a copy for its minimum TTL only: a deploy is live within seconds, without an invalidation.
@@ -211,8 +202,7 @@ export class DashboardSite extends Construct {
       role: deploymentRole,
       logGroup: deploymentLogs,
     });
-
-    this.acknowledgeFindings(deploymentRole, domain !== undefined);
+    return { deployment, role: deploymentRole };
   }
 
   private acknowledgeFindings(deploymentRole: iam.Role, customDomain: boolean): void {
@@ -282,6 +272,36 @@ export class DashboardSite extends Construct {
         'BucketDeployment fixes the Python runtime of its copy function, which runs only while CloudFormation deploys the files; it is not reachable from outside and is updated with aws-cdk-lib.',
     });
   }
+}
+
+const PRIVATE_BUCKET = {
+  blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+  enforceSSL: true,
+  encryption: s3.BucketEncryption.S3_MANAGED,
+} as const;
+
+/**
+ * Access logs of the distribution and the site bucket. CloudFront's standard logs are written through an ACL grant,
+ * hence object ownership "bucket owner preferred" (ACLs on) for this bucket only.
+ */
+function accessLogBucket(scope: Construct): s3.Bucket {
+  return new s3.Bucket(scope, 'AccessLogs', {
+    ...PRIVATE_BUCKET,
+    objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+    lifecycleRules: [{ expiration: Duration.days(90) }],
+    // Logs are evidence: kept when the stack goes, like the tables (docs/operating.md: what a destroy leaves).
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+}
+
+function filesBucket(scope: Construct, logBucket: s3.Bucket): s3.Bucket {
+  return new s3.Bucket(scope, 'Files', {
+    ...PRIVATE_BUCKET,
+    serverAccessLogsBucket: logBucket,
+    serverAccessLogsPrefix: 'site-bucket/',
+    // Everything in it is rebuilt from the repository on each deploy; the deployment empties it on deletion.
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
 }
 
 /**

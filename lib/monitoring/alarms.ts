@@ -98,6 +98,14 @@ function ingestionAlarms(alarm: AddAlarm, m: MonitoringMetrics, config: DeployCo
   });
 }
 
+/** Two of the last three periods past the threshold; no data is no breach. */
+const TWO_OF_THREE = {
+  comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+  evaluationPeriods: 3,
+  datapointsToAlarm: 2,
+  treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+} as const;
+
 function apiAlarms(alarm: AddAlarm, m: MonitoringMetrics, props: MonitoringProps): void {
   const fiveMinutes = m.fiveMinutes;
   const serverErrorRate = (restApi: MonitoringProps['api']['restApi'], label: string) =>
@@ -114,19 +122,13 @@ function apiAlarms(alarm: AddAlarm, m: MonitoringMetrics, props: MonitoringProps
     alarmDescription: `More than ${ALARM_THRESHOLDS.serverErrorRate * 100}% of public API requests answered 5xx (from ${ALARM_THRESHOLDS.minRequests} requests in five minutes).`,
     metric: serverErrorRate(props.api.restApi, 'Public API 5xx share'),
     threshold: ALARM_THRESHOLDS.serverErrorRate,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    ...TWO_OF_THREE,
   });
   alarm('dashboardServerErrors', 'dashboard-api-5xx-rate', true, {
     alarmDescription: `More than ${ALARM_THRESHOLDS.serverErrorRate * 100}% of account dashboard API requests answered 5xx (from ${ALARM_THRESHOLDS.minRequests} requests in five minutes).`,
     metric: serverErrorRate(props.dashboardApi.restApi, 'Dashboard API 5xx share'),
     threshold: ALARM_THRESHOLDS.serverErrorRate,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    ...TWO_OF_THREE,
   });
   const authorizer = props.api.authorizerFunction.function;
   alarm('authorizerErrors', 'authorizer-error-rate', true, {
@@ -141,10 +143,7 @@ function apiAlarms(alarm: AddAlarm, m: MonitoringMetrics, props: MonitoringProps
       period: fiveMinutes,
     }),
     threshold: ALARM_THRESHOLDS.authorizerErrorRate,
-    comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    ...TWO_OF_THREE,
   });
   alarm('latency', 'api-p99-latency', true, {
     alarmDescription: `The public API's p99 latency stayed above ${ALARM_THRESHOLDS.p99LatencyMs} ms for 15 minutes.`,
@@ -186,10 +185,8 @@ function throttleAlarms(alarm: AddAlarm, m: MonitoringMetrics, props: Monitoring
       'DynamoDB throttled reads or writes of the rates or accounts table (or its indexes) in two of three 5-minute periods; a hot usage item is the usual cause.',
     metric: m.sum('DynamoDB throttle events', m.tableThrottles),
     threshold: ALARM_THRESHOLDS.dynamoDbThrottles,
+    ...TWO_OF_THREE,
     comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    evaluationPeriods: 3,
-    datapointsToAlarm: 2,
-    treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
   });
 }
 

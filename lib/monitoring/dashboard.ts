@@ -145,19 +145,26 @@ function publicApiWidgets(m: MonitoringMetrics, { api }: MonitoringProps): cloud
         leftAnnotations: [{ value: ALARM_THRESHOLDS.p99LatencyMs, label: 'p99 alarm' }],
       },
     ),
-    graph(
-      'API 4xx and 5xx',
-      [
-        api.restApi.metricClientError({ period: fiveMinutes, label: '4xx' }),
-        api.restApi.metricServerError({ period: fiveMinutes, label: '5xx' }),
-      ],
-      { width: 6, height: 8, right: [publicRequests(m, api)] },
-    ),
+    answersGraph('API 4xx and 5xx', api.restApi, fiveMinutes, { width: 6, height: 8 }),
   ];
 }
 
-function publicRequests(m: MonitoringMetrics, api: MonitoringProps['api']): cloudwatch.Metric {
-  return api.restApi.metricCount({ period: m.fiveMinutes, statistic: 'Sum', label: 'Requests' });
+/** A REST API's 4xx and 5xx answers, and its requests on the right axis. */
+function answersGraph(
+  title: string,
+  restApi: MonitoringProps['api']['restApi'],
+  period: Duration,
+  extra: Partial<cloudwatch.GraphWidgetProps> = {},
+): cloudwatch.GraphWidget {
+  return graph(
+    title,
+    [restApi.metricClientError({ period, label: '4xx' }), restApi.metricServerError({ period, label: '5xx' })],
+    { right: [requestCount(restApi, period)], ...extra },
+  );
+}
+
+function requestCount(restApi: MonitoringProps['api']['restApi'], period: Duration): cloudwatch.Metric {
+  return restApi.metricCount({ period, statistic: 'Sum', label: 'Requests' });
 }
 
 function lambdaMetrics(m: MonitoringMetrics, name: 'errors' | 'throttles' | 'p99'): cloudwatch.IMetric[] {
@@ -206,22 +213,13 @@ function edgeWidgets(
   props: MonitoringProps,
   alarms: Readonly<Record<string, cloudwatch.Alarm>>,
 ): cloudwatch.IWidget[] {
-  const fiveMinutes = m.fiveMinutes;
-  const dashboardRestApi = props.dashboardApi.restApi;
   return [
-    graph(
-      'Account dashboard API',
-      [
-        dashboardRestApi.metricClientError({ period: fiveMinutes, label: '4xx' }),
-        dashboardRestApi.metricServerError({ period: fiveMinutes, label: '5xx' }),
-      ],
-      { right: [dashboardRestApi.metricCount({ period: fiveMinutes, statistic: 'Sum', label: 'Requests' })] },
-    ),
+    answersGraph('Account dashboard API', props.dashboardApi.restApi, m.fiveMinutes),
     graph(
       'Web ACL',
       m.waf
         ? [m.waf.allowed.with({ label: 'Allowed' }), m.waf.blocked.with({ label: 'Blocked' })]
-        : [publicRequests(m, props.api).with({ label: 'Requests (no web ACL: waf=false)' })],
+        : [requestCount(props.api.restApi, m.fiveMinutes).with({ label: 'Requests (no web ACL: waf=false)' })],
       { stacked: true },
     ),
     new cloudwatch.AlarmStatusWidget({

@@ -1,6 +1,7 @@
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type * as Axe from 'axe-core';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /**
  * Debian's chromium package driven by playwright-core, for every browser test: nothing is downloaded, and a missing
@@ -77,4 +78,103 @@ export async function recordCspViolations(page: Page, into: string[]): Promise<v
       scope.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI}`);
     });
   });
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+type Size = { width: number; height: number };
+
+/** A context as every browser test uses it: British English in UTC at `viewport`, 10 s for any wait. */
+export async function newContext(browser: Browser, viewport: Size = DESKTOP): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'UTC' });
+  context.setDefaultTimeout(10_000);
+  return context;
+}
+
+/** The folder under test-output/ a test photographs into, created if missing. */
+export function screenshotFolder(name: string): string {
+  const folder = join(resolve(__dirname, '../..'), 'test-output', name);
+  mkdirSync(folder, { recursive: true });
+  return folder;
+}
+
+export async function screenshot(page: Page, folder: string, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: join(folder, `${name}.png`), fullPage });
+}
+
+/** Resizes the page and waits two frames, so a redraw the resize asked for (the chart's) has happened. */
+export async function resize(page: Page, size: Size): Promise<void> {
+  await page.setViewportSize(size);
+  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+}
+
+/**
+ * Photographs the page at the desktop and the phone size, as `<name>-desktop.png` and `<name>-phone.png`, runs
+ * `check` at each, and leaves the page at the desktop size.
+ */
+export async function atBothSizes(
+  page: Page,
+  folder: string,
+  name: string,
+  check: (size: 'desktop' | 'phone') => Promise<void> = async () => undefined,
+): Promise<void> {
+  for (const [label, size] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await resize(page, size);
+    await screenshot(page, folder, `${name}-${label}`);
+    await check(label);
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+/** Fails on any axe-core finding, naming `where`, or on a run that checked next to nothing. */
+export async function expectNoAxeFinding(page: Page, where: string): Promise<void> {
+  const { findings, passed } = await axeViolations(page);
+  expect(passed).toBeGreaterThan(10);
+  expect({ where, findings }).toEqual({ where, findings: [] });
+}
+
+/** Waits for the dashboard view whose h1 is `title`; on a timeout, says what the page's alert region holds. */
+export async function expectView(page: Page, title: string): Promise<void> {
+  try {
+    await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+  } catch (error) {
+    const alert = await page
+      .locator('#alert')
+      .textContent()
+      .catch(() => null);
+    throw new Error(`the view "${title}" did not show (alert: ${JSON.stringify(alert)}): ${String(error)}`);
+  }
+}
+
+/**
+ * Asks `probe` every 50 ms until it answers something other than undefined, and returns that. Polled from Node: the
+ * pages' CSP forbids the eval a waitForFunction would run in them.
+ */
+export async function poll<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await probe();
+    if (answer !== undefined) return answer;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/** The verification codes the local server's Cognito emulator wrote to `file` for `address`, oldest first. */
+export function deliveredCodes(file: string | undefined, address: string): string[] {
+  if (!file) throw new Error('the local server keeps no codes file');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { email: string; code: string })
+    .filter((entry) => entry.email === address)
+    .map((entry) => entry.code);
 }

@@ -2,6 +2,7 @@
  * The dashboard API client: bearer ID token in, the envelope's `data` out, or an ApiFailure carrying the
  * envelope's error code for the page to put into words.
  */
+import { isRecord } from './config';
 import type { AccountData, CreatedKey, KeysData, PlansData, RevokedKey } from './types';
 
 /** Codes of failures the page itself detects, beside the API's own. */
@@ -21,10 +22,6 @@ export class ApiFailure extends Error {
   ) {
     super(message);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Retry-After in seconds; the HTTP-date form is not parsed, as the API sends seconds. */

@@ -131,6 +131,11 @@ export function createCognitoClient(options: {
     }
   }
 
+  async function initiateAuth(AuthFlow: string, AuthParameters: Record<string, string>): Promise<Tokens> {
+    const started = now();
+    return tokensFromAuthResult(await call('InitiateAuth', { AuthFlow, ClientId: clientId, AuthParameters }), started);
+  }
+
   return {
     async signUp(email, password) {
       await call('SignUp', {
@@ -146,24 +151,8 @@ export function createCognitoClient(options: {
     async resendCode(email) {
       await call('ResendConfirmationCode', { ClientId: clientId, Username: email });
     },
-    async signIn(email, password) {
-      const started = now();
-      const body = await call('InitiateAuth', {
-        AuthFlow: 'USER_PASSWORD_AUTH',
-        ClientId: clientId,
-        AuthParameters: { USERNAME: email, PASSWORD: password },
-      });
-      return tokensFromAuthResult(body, started);
-    },
-    async refresh(refreshToken) {
-      const started = now();
-      const body = await call('InitiateAuth', {
-        AuthFlow: 'REFRESH_TOKEN_AUTH',
-        ClientId: clientId,
-        AuthParameters: { REFRESH_TOKEN: refreshToken },
-      });
-      return tokensFromAuthResult(body, started);
-    },
+    signIn: (email, password) => initiateAuth('USER_PASSWORD_AUTH', { USERNAME: email, PASSWORD: password }),
+    refresh: (refreshToken) => initiateAuth('REFRESH_TOKEN_AUTH', { REFRESH_TOKEN: refreshToken }),
     async forgotPassword(email) {
       await call('ForgotPassword', { ClientId: clientId, Username: email });
     },

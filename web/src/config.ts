@@ -12,7 +12,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -3,21 +3,7 @@
  * the page is in English, so numbers group with commas whatever the browser's locale.
  */
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
+const MONTH_NAMES = 'January February March April May June July August September October November December'.split(' ');
 
 const counts = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 0 });
 const wholeEuros = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
@@ -46,7 +32,7 @@ function parsed(iso: string): Date | null {
 export function formatDate(iso: string): string {
   const date = parsed(iso);
   if (!date) return iso;
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  return `${date.getUTCDate()} ${MONTH_NAMES[date.getUTCMonth()]?.slice(0, 3)} ${date.getUTCFullYear()}`;
 }
 
 /** `1 Dec 2026, 00:00 UTC`. */

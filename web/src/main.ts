@@ -5,10 +5,10 @@
  */
 import { ApiFailure, createDashboardApi } from './api';
 import type { App, Notice, Session, ViewRenderer } from './app';
-import { CognitoError, createCognitoClient, type Tokens } from './cognito';
+import { type CognitoClient, CognitoError, createCognitoClient, type Tokens } from './cognito';
 import { type PageConfig, parseConfig } from './config';
 import { byId, fill, h } from './dom';
-import { apiMessage, cognitoMessage } from './messages';
+import { type ApiAction, apiMessage, cognitoMessage } from './messages';
 import { hashOf, PRIVATE_VIEWS, routeFor, VIEW_TITLES, type View } from './routes';
 import { forgotView, signInView, signUpView, verifyView } from './views/auth';
 import { keysView } from './views/keys';
@@ -67,63 +67,132 @@ function clearNotices(): void {
   fill(byId('status'));
 }
 
-function createApp(config: PageConfig): App & { render(): void; resume(): Promise<void> } {
-  let session: Session | null = null;
+/** The session in memory: its ID token while fresh, and new tokens for its refresh token. */
+function sessionHolder(cognito: CognitoClient) {
   let refreshing: Promise<boolean> | undefined;
+  const holder = {
+    current: null as Session | null,
+    idToken(): string | null {
+      const { current } = holder;
+      if (current === null || current.tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now()) return null;
+      return current.tokens.idToken;
+    },
+    /** One attempt at a time, whoever asks; false when there is nothing to refresh or Cognito refuses. */
+    refresh(): Promise<boolean> {
+      const current = holder.current;
+      const refreshToken = current?.tokens.refreshToken;
+      if (!current || refreshToken === undefined) return Promise.resolve(false);
+      refreshing ??= cognito
+        .refresh(refreshToken)
+        .then((tokens) => {
+          if (holder.current !== current) return false;
+          holder.current = { email: current.email, tokens: { ...tokens, refreshToken } };
+          return true;
+        })
+        .catch(() => false)
+        .finally(() => {
+          refreshing = undefined;
+        });
+      return refreshing;
+    },
+    end(): void {
+      holder.current = null;
+      storeSession(null);
+    },
+  };
+  return holder;
+}
+
+/** A session renewed from the refresh token this tab stored, or the notice that says why it could not be. */
+async function renewStored(
+  cognito: CognitoClient,
+  stored: StoredSession,
+): Promise<{ session: Session } | { notice: Notice }> {
+  try {
+    const tokens = await cognito.refresh(stored.refreshToken);
+    return { session: { email: stored.email, tokens: { ...tokens, refreshToken: stored.refreshToken } } };
+  } catch (error) {
+    // Only a refusal ends the stored session: after a failed connection, the next reload tries again.
+    const refused = error instanceof CognitoError && error.type === 'NotAuthorizedException';
+    if (refused) storeSession(null);
+    return {
+      notice: {
+        kind: 'error',
+        text: refused
+          ? 'Your session has ended. Sign in again to continue.'
+          : cognitoMessage(error instanceof CognitoError ? error : new CognitoError('UnknownError', ''), 'sign-in'),
+      },
+    };
+  }
+}
+
+/** Puts an API failure into words; a lost or unverified session sends the person where they can fix it. */
+function explainApiFailure(app: App, endSession: () => void, error: unknown, action: ApiAction): void {
+  if (!(error instanceof ApiFailure)) {
+    console.error(error);
+    showNotice({ kind: 'error', text: 'Something went wrong on this page. Reload it and try again.' });
+    return;
+  }
+  const notice: Notice = { kind: 'error', text: apiMessage(error, action) };
+  const unauthenticated = error.status === 401 || error.code === 'unauthenticated';
+  const goTo = unauthenticated ? 'sign-in' : error.code === 'email-not-verified' ? 'verify' : null;
+  if (goTo === null) {
+    showNotice(notice);
+    return;
+  }
+  endSession();
+  app.go(goTo, notice);
+}
+
+/** The navigation and the signed-in address with its sign-out button; empty when nobody is signed in. */
+function drawAccountBar(view: View, session: Session | null, signOut: () => void): void {
+  const bar = byId('account-bar');
+  if (session === null) {
+    fill(bar);
+    return;
+  }
+  const button = h('button', { type: 'button', class: 'secondary small' }, 'Sign out');
+  button.addEventListener('click', signOut);
+  const links = PRIVATE_VIEWS.map((name) =>
+    h('li', null, h('a', { href: hashOf(name), 'aria-current': name === view ? 'page' : null }, VIEW_TITLES[name])),
+  );
+  fill(
+    bar,
+    h('nav', { 'aria-label': 'Dashboard' }, h('ul', null, ...links)),
+    h('div', { class: 'who' }, h('span', { class: 'email' }, session.email), button),
+  );
+}
+
+/** The app the views are handed, and what only the page's start calls. */
+type Page = App & { render(): void; resume(): Promise<void> };
+
+function createApp(config: PageConfig): Page {
   let generation = 0;
   let cleanup: (() => void) | undefined;
   let pending: Notice | undefined;
   let drawn = false;
-
-  const idToken = (): string | null => {
-    if (session === null || session.tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now()) return null;
-    return session.tokens.idToken;
-  };
 
   const cognito = createCognitoClient({
     endpoint: config.cognito.endpoint,
     clientId: config.cognito.clientId,
     fetch: (input, init) => fetch(input, init),
   });
+  const sessions = sessionHolder(cognito);
 
-  /** New tokens for the session's refresh token; one attempt at a time, whoever asks. */
-  const refresh = (): Promise<boolean> => {
-    const current = session;
-    const refreshToken = current?.tokens.refreshToken;
-    if (!current || refreshToken === undefined) return Promise.resolve(false);
-    refreshing ??= cognito
-      .refresh(refreshToken)
-      .then((tokens) => {
-        if (session !== current) return false;
-        session = { email: current.email, tokens: { ...tokens, refreshToken } };
-        return true;
-      })
-      .catch(() => false)
-      .finally(() => {
-        refreshing = undefined;
-      });
-    return refreshing;
-  };
-
-  const endSession = (): void => {
-    session = null;
-    storeSession(null);
-  };
-
-  const app: App & { render(): void; resume(): Promise<void> } = {
+  const app: Page = {
     config,
     cognito,
     api: createDashboardApi({
       base: config.apiBase,
       fetch: (input, init) => fetch(input, init),
-      idToken,
-      refresh,
+      idToken: sessions.idToken,
+      refresh: sessions.refresh,
     }),
     get session() {
-      return session;
+      return sessions.current;
     },
     set session(value) {
-      session = value;
+      sessions.current = value;
     },
     email: '',
     get generation() {
@@ -140,7 +209,7 @@ function createApp(config: PageConfig): App & { render(): void; resume(): Promis
     },
 
     signIn(email: string, tokens: Tokens) {
-      session = { email, tokens };
+      sessions.current = { email, tokens };
       app.email = email;
       storeSession(tokens.refreshToken === undefined ? null : { email, refreshToken: tokens.refreshToken });
       app.go('overview');
@@ -150,57 +219,29 @@ function createApp(config: PageConfig): App & { render(): void; resume(): Promis
       const stored = storedSession();
       if (stored === null) return;
       app.email = stored.email;
-      try {
-        const tokens = await cognito.refresh(stored.refreshToken);
-        session = { email: stored.email, tokens: { ...tokens, refreshToken: stored.refreshToken } };
-      } catch (error) {
-        // Only a refusal ends the stored session: after a failed connection, the next reload tries again.
-        const refused = error instanceof CognitoError && error.type === 'NotAuthorizedException';
-        if (refused) storeSession(null);
-        pending = {
-          kind: 'error',
-          text: refused
-            ? 'Your session has ended. Sign in again to continue.'
-            : cognitoMessage(error instanceof CognitoError ? error : new CognitoError('UnknownError', ''), 'sign-in'),
-        };
-      }
+      const renewed = await renewStored(cognito, stored);
+      if ('session' in renewed) sessions.current = renewed.session;
+      else pending = renewed.notice;
     },
 
     async signOut(notice) {
-      const ending = session;
-      endSession();
+      const ending = sessions.current;
+      sessions.end();
       app.go('sign-in', notice ?? { kind: 'success', text: 'You are signed out.' });
       if (ending) await app.cognito.signOut(ending.tokens.accessToken);
     },
 
-    apiFailed(error, action) {
-      if (!(error instanceof ApiFailure)) {
-        console.error(error);
-        showNotice({ kind: 'error', text: 'Something went wrong on this page. Reload it and try again.' });
-        return;
-      }
-      if (error.status === 401 || error.code === 'unauthenticated') {
-        endSession();
-        app.go('sign-in', { kind: 'error', text: apiMessage(error, action) });
-        return;
-      }
-      if (error.code === 'email-not-verified') {
-        endSession();
-        app.go('verify', { kind: 'error', text: apiMessage(error, action) });
-        return;
-      }
-      showNotice({ kind: 'error', text: apiMessage(error, action) });
-    },
+    apiFailed: (error, action) => explainApiFailure(app, sessions.end, error, action),
 
     render() {
-      const { view, redirected } = routeFor(location.hash, session !== null);
+      const { view, redirected } = routeFor(location.hash, sessions.current !== null);
       if (redirected) history.replaceState(null, '', hashOf(view));
       cleanup?.();
       cleanup = undefined;
       generation += 1;
       clearNotices();
       document.title = `${VIEW_TITLES[view]} · fxrates dashboard`;
-      drawShell(view);
+      drawAccountBar(view, sessions.current, () => void app.signOut());
       const root = byId('view');
       root.replaceChildren();
       cleanup = RENDERERS[view](app, root);
@@ -211,36 +252,6 @@ function createApp(config: PageConfig): App & { render(): void; resume(): Promis
       drawn = true;
     },
   };
-
-  function drawShell(view: View): void {
-    const bar = byId('account-bar');
-    if (session === null) {
-      fill(bar);
-      return;
-    }
-    const signOut = h('button', { type: 'button', class: 'secondary small' }, 'Sign out');
-    signOut.addEventListener('click', () => void app.signOut());
-    fill(
-      bar,
-      h(
-        'nav',
-        { 'aria-label': 'Dashboard' },
-        h(
-          'ul',
-          null,
-          ...PRIVATE_VIEWS.map((name) =>
-            h(
-              'li',
-              null,
-              h('a', { href: hashOf(name), 'aria-current': name === view ? 'page' : null }, VIEW_TITLES[name]),
-            ),
-          ),
-        ),
-      ),
-      h('div', { class: 'who' }, h('span', { class: 'email' }, session.email), signOut),
-    );
-  }
-
   return app;
 }
 

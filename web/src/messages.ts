@@ -2,23 +2,23 @@
  * Refusals from Cognito and from the dashboard API, put into sentences a customer can act on. Each sentence says
  * what happened and what to do next; none shows an exception name or an HTTP status.
  */
-import { BAD_RESPONSE, NETWORK_ERROR } from './api';
+import { type ApiFailure, BAD_RESPONSE, NETWORK_ERROR } from './api';
+import type { CognitoError } from './cognito';
 import { PASSWORD_POLICY_TEXT } from './input-rules';
 
 /** The step of the sign-in journey a Cognito call belongs to: the same exception means different things in each. */
 export type AuthStep = 'sign-up' | 'verify' | 'resend' | 'sign-in' | 'forgot' | 'reset';
-
-export interface AuthFailure {
-  type: string;
-  message: string;
-}
 
 /** The address inside a sentence, or "this address" when the form had none. */
 const the = (email: string | undefined): string => email || 'this address';
 /** The address opening a sentence; an address itself is never capitalised, since that would change it. */
 const subject = (email: string | undefined): string => (email ? `The address ${email}` : 'This address');
 
-export function cognitoMessage(failure: AuthFailure, step: AuthStep, email?: string): string {
+export function cognitoMessage(
+  failure: Pick<CognitoError, 'type' | 'message'>,
+  step: AuthStep,
+  email?: string,
+): string {
   const address = the(email);
   switch (failure.type) {
     case 'UsernameExistsException':
@@ -69,15 +69,10 @@ export function cognitoMessage(failure: AuthFailure, step: AuthStep, email?: str
 /** What the page was doing when the API refused, for the sentences that depend on it. */
 export type ApiAction = 'load' | 'create-key' | 'revoke-key';
 
-export interface ApiFailureLike {
-  status: number;
-  code: string;
-  message: string;
-  param?: string | undefined;
-  retryAfterSeconds?: number | undefined;
-}
-
-export function apiMessage(failure: ApiFailureLike, action: ApiAction = 'load'): string {
+export function apiMessage(
+  failure: Pick<ApiFailure, 'status' | 'code' | 'message' | 'param' | 'retryAfterSeconds'>,
+  action: ApiAction = 'load',
+): string {
   switch (failure.code) {
     case 'unauthenticated':
       return 'Your session has ended. Sign in again to continue.';

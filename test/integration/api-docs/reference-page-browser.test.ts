@@ -1,9 +1,18 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { ICON_SOURCE, REFERENCE_PAGE_CSP } from '../../../api-docs/site';
 import { startTestApi, type TestApi } from '../../support/api-service';
-import { type AxeFinding, axeViolations, launchChromium, recordCspViolations } from '../../support/chromium';
+import {
+  DESKTOP,
+  expectNoAxeFinding,
+  launchChromium,
+  newContext,
+  PHONE,
+  poll,
+  recordCspViolations,
+  screenshot,
+  screenshotFolder,
+} from '../../support/chromium';
 
 /**
  * The API reference at /docs/ on the local server, in a real Chromium at a desktop and a phone size: readable at
@@ -11,10 +20,7 @@ import { type AxeFinding, axeViolations, launchChromium, recordCspViolations } f
  * into test-output/reference-page/.
  */
 
-const ROOT = resolve(__dirname, '../../..');
-const SHOTS = join(ROOT, 'test-output', 'reference-page');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+const SHOTS = screenshotFolder('reference-page');
 /** The sidebar's width in the wide layout (STYLE in api-docs/reference-page.ts). */
 const SIDEBAR_PX = 290;
 
@@ -33,7 +39,6 @@ describe('the API reference page in a real browser', () => {
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     // The page reads nothing from the store: no rates, no dashboard.
     api = await startTestApi({ loadRates: false });
     browser = await launchChromium();
@@ -47,9 +52,7 @@ describe('the API reference page in a real browser', () => {
   /** A fresh page at `viewport` on /docs/, every request, page error and CSP violation recorded. */
   async function open(viewport: { width: number; height: number }): Promise<Page> {
     if (!browser) throw new Error('the browser starts in beforeAll');
-    const context = await browser.newContext({ viewport, locale: 'en-GB' });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
+    const page = await (await newContext(browser, viewport)).newPage();
     page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     await recordCspViolations(page, cspViolations);
@@ -58,14 +61,8 @@ describe('the API reference page in a real browser', () => {
     return page;
   }
 
-  async function expectNoAxeViolation(page: Page): Promise<void> {
-    const { findings, passed } = await axeViolations(page);
-    expect(passed).toBeGreaterThan(10);
-    expect(findings).toEqual<AxeFinding[]>([]);
-  }
-
-  const shoot = (page: Page, name: string, fullPage = false) =>
-    page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+  const expectNoAxeViolation = (page: Page) => expectNoAxeFinding(page, page.url());
+  const shoot = (page: Page, name: string) => screenshot(page, SHOTS, name, false);
 
   /** The page's own width against the viewport's: wider means the page scrolls sideways. */
   const widths = (page: Page) =>
@@ -193,12 +190,13 @@ describe('the API reference page in a real browser', () => {
     const curl = page.getByRole('region', { name: 'Example request of POST /api/keys', exact: true });
     await curl.focus();
     await curl.press('ArrowRight');
-    // Polled from here: the page's CSP forbids the eval a waitForFunction would run in it.
-    const scrolledBy = () =>
-      page.evaluate<number>(`document.querySelector('[aria-label="Example request of POST /api/keys"]').scrollLeft`);
-    const deadline = Date.now() + 5_000;
-    while ((await scrolledBy()) === 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
-    expect(await scrolledBy()).toBeGreaterThan(0);
+    const scrolledBy = await poll('the curl line to scroll', async () => {
+      const left = await page.evaluate<number>(
+        `document.querySelector('[aria-label="Example request of POST /api/keys"]').scrollLeft`,
+      );
+      return left > 0 ? left : undefined;
+    });
+    expect(scrolledBy).toBeGreaterThan(0);
     await shoot(page, 'phone-scrolled-curl');
     expect(await widths(page)).toEqual({ document: PHONE.width, viewport: PHONE.width });
   });

@@ -1,11 +1,24 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { type LocalService, startLocalService } from '../../../local-server/service';
 import { formatDate, formatMonth } from '../../../web/src/format';
 import { loadBundledRates } from '../../support/bundled-rates';
-import { type AxeFinding, axeViolations, launchChromium, recordCspViolations } from '../../support/chromium';
+import {
+  type AxeFinding,
+  axeViolations,
+  DESKTOP,
+  deliveredCodes,
+  expectView as expectViewOn,
+  launchChromium,
+  newContext,
+  poll,
+  recordCspViolations,
+  resize,
+  screenshot,
+  screenshotFolder,
+} from '../../support/chromium';
 
 /**
  * A new customer's whole journey in a real browser, through the page only: sign up, verify with the code the local
@@ -16,9 +29,8 @@ import { type AxeFinding, axeViolations, launchChromium, recordCspViolations } f
  * fails the suite rather than skipping it, so a machine without one cannot pass unnoticed.
  */
 
-const ROOT = resolve(__dirname, '../../..');
-const SHOTS = join(ROOT, 'test-output', 'dashboard');
-const DESKTOP = { width: 1280, height: 800 };
+const SHOTS = screenshotFolder('dashboard');
+/** Narrower than the other tests' phone, the smallest screen the page is drawn for. */
 const PHONE = { width: 375, height: 812 };
 const PASSWORD = 'Browser-Test-2026';
 const KEY_NAME = 'browser test';
@@ -26,9 +38,6 @@ const KEY_NAME = 'browser test';
 const CACHE_TTL_MS = 1000;
 
 jest.setTimeout(120_000);
-
-/** Resolves after two frames, once a redraw the last resize asked for has happened. */
-const NEXT_FRAMES = 'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))';
 
 describe('the account dashboard in a real browser', () => {
   let dataDir: string | undefined;
@@ -50,7 +59,6 @@ describe('the account dashboard in a real browser', () => {
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'fxrates-browser-'));
     service = await startLocalService({
       dataDir,
@@ -61,11 +69,10 @@ describe('the account dashboard in a real browser', () => {
     });
     if (!service.dashboardUrl) throw new Error('the local service did not start the dashboard');
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'UTC' });
+    const context = await newContext(browser);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: new URL(service.dashboardUrl).origin,
     });
-    context.setDefaultTimeout(10_000);
     page = await context.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push({ text: message.text(), url: message.location().url });
@@ -97,18 +104,7 @@ describe('the account dashboard in a real browser', () => {
     }
   });
 
-  /** Waits for the view whose h1 is `title`; on a timeout, says what the page's alert region holds. */
-  async function expectView(title: string): Promise<void> {
-    try {
-      await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
-    } catch (error) {
-      const alert = await page
-        .locator('#alert')
-        .textContent()
-        .catch(() => null);
-      throw new Error(`the view "${title}" did not show (alert: ${JSON.stringify(alert)}): ${String(error)}`);
-    }
-  }
+  const expectView = (title: string) => expectViewOn(page, title);
 
   /** The flow's steps depend on each other: after one fails, the rest say so at once instead of timing out. */
   let failedStep: string | undefined;
@@ -140,38 +136,17 @@ describe('the account dashboard in a real browser', () => {
     expect(findings.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical')).toEqual([]);
   }
 
-  async function shoot(name: string): Promise<void> {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  }
+  const shoot = (name: string) => screenshot(page, SHOTS, name);
 
   /** Shows the view at phone width, photographs it, and goes back to the desktop size. */
   async function shootPhone(name: string): Promise<void> {
-    await page.setViewportSize(PHONE);
-    // The chart redraws to its container's width on the next frames.
-    await page.evaluate(NEXT_FRAMES);
+    await resize(page, PHONE);
     await shoot(name);
-    await page.setViewportSize(DESKTOP);
-    await page.evaluate(NEXT_FRAMES);
+    await resize(page, DESKTOP);
   }
 
-  async function codeFor(address: string): Promise<string> {
-    const file = svc().cognito?.codesFile;
-    if (!file) throw new Error('the local server keeps no codes file');
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline) {
-      if (existsSync(file)) {
-        const codes = readFileSync(file, 'utf8')
-          .split('\n')
-          .filter((line) => line.trim() !== '')
-          .map((line) => JSON.parse(line) as { at: string; email: string; code: string })
-          .filter((entry) => entry.email === address);
-        const last = codes.at(-1);
-        if (last) return last.code;
-      }
-      await new Promise((done) => setTimeout(done, 50));
-    }
-    throw new Error(`no verification code for ${address} in ${file}`);
-  }
+  const codeFor = (address: string) =>
+    poll(`a verification code for ${address}`, () => deliveredCodes(svc().cognito?.codesFile, address).at(-1));
 
   /** Today's date as the page shows it (in UTC, the API's clock). */
   const todayLabel = (): string => formatDate(new Date().toISOString());

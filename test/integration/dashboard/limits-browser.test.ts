@@ -1,11 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { KEY_CREATION_LIMIT } from '../../../lambdas/core/dashboard/deps';
 import { type LocalService, startLocalService } from '../../../local-server/service';
 import { loadBundledRates } from '../../support/bundled-rates';
-import { axeViolations, launchChromium, recordCspViolations } from '../../support/chromium';
+import {
+  atBothSizes,
+  expectNoAxeFinding,
+  expectView,
+  launchChromium,
+  newContext,
+  recordCspViolations,
+  screenshotFolder,
+} from '../../support/chromium';
 import { type SignedIn, signUpAndSignIn } from '../../support/dashboard';
 
 /**
@@ -16,10 +24,7 @@ import { type SignedIn, signUpAndSignIn } from '../../support/dashboard';
  * test-output/dashboard/limits-* at 1280×800 and 390×844, with axe-core at both.
  */
 
-const ROOT = resolve(__dirname, '../../..');
-const SHOTS = join(ROOT, 'test-output', 'dashboard');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+const SHOTS = screenshotFolder('dashboard');
 const PASSWORD = 'Browser-Limits-2026';
 
 jest.setTimeout(120_000);
@@ -54,9 +59,7 @@ describe('the limits as the dashboard states them, in a real browser', () => {
   /** A new page signed in through the sign-in form as `person`, on the overview. */
   async function signedInPage(service: LocalService, person: SignedIn): Promise<Page> {
     if (!browser) throw new Error('the browser starts in beforeAll');
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'UTC' });
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
+    const page = await (await newContext(browser)).newPage();
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     await recordCspViolations(page, cspViolations);
     await page.goto(service.dashboardUrl ?? '');
@@ -68,34 +71,16 @@ describe('the limits as the dashboard states them, in a real browser', () => {
     return page;
   }
 
-  async function expectView(page: Page, title: string): Promise<void> {
-    await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
-  }
-
   async function open(page: Page, link: string, title: string): Promise<void> {
     await page.getByRole('link', { name: link, exact: true }).click();
     await expectView(page, title);
   }
 
   /** Photographs the page at both widths and fails on any axe-core violation at either. */
-  async function shootBoth(page: Page, name: string): Promise<void> {
-    for (const [label, size] of [
-      ['desktop', DESKTOP],
-      ['phone', PHONE],
-    ] as const) {
-      await page.setViewportSize(size);
-      // The chart redraws to its container's width on the next frames.
-      await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
-      await page.screenshot({ path: join(SHOTS, `limits-${name}-${label}.png`), fullPage: true });
-      const { findings, passed } = await axeViolations(page);
-      expect(passed).toBeGreaterThan(10);
-      expect([name, label, findings]).toEqual([name, label, []]);
-    }
-    await page.setViewportSize(DESKTOP);
-  }
+  const shootBoth = (page: Page, name: string) =>
+    atBothSizes(page, SHOTS, `limits-${name}`, (size) => expectNoAxeFinding(page, `${name} (${size})`));
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     browser = await launchChromium();
   });
 

@@ -1,10 +1,19 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type LocalService, startLocalService } from '../../../local-server/service';
 import { TestClock } from '../../support/api-service';
-import { axeViolations, launchChromium } from '../../support/chromium';
+import {
+  atBothSizes,
+  deliveredCodes,
+  expectNoAxeFinding,
+  expectView as expectViewOn,
+  launchChromium,
+  newContext,
+  poll,
+  screenshotFolder,
+} from '../../support/chromium';
 
 /**
  * The sign-in journey's rough edges, in a real browser through the page only, against the local server's Cognito
@@ -16,10 +25,7 @@ import { axeViolations, launchChromium } from '../../support/chromium';
  * The server runs on a clock the test moves, so tokens expire without waiting; the browser keeps real time.
  */
 
-const ROOT = resolve(__dirname, '../../..');
-const SHOTS = join(ROOT, 'test-output', 'dashboard');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+const SHOTS = screenshotFolder('dashboard');
 const PASSWORD = 'Browser-Sign-In-2026';
 const HOUR_MS = 3_600_000;
 
@@ -45,11 +51,9 @@ describe('signing in to the dashboard in a real browser', () => {
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     await start();
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'UTC' });
-    context.setDefaultTimeout(10_000);
+    context = await newContext(browser);
     context.on('request', (request) => {
       const body = request.postData() ?? '';
       if (request.headers()['x-amz-target']?.endsWith('.InitiateAuth') && body.includes('REFRESH_TOKEN_AUTH')) {
@@ -66,53 +70,16 @@ describe('signing in to the dashboard in a real browser', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function expectView(title: string, on: Page = page): Promise<void> {
-    try {
-      await on.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
-    } catch (error) {
-      const alert = await on
-        .locator('#alert')
-        .textContent()
-        .catch(() => null);
-      throw new Error(`the view "${title}" did not show (alert: ${JSON.stringify(alert)}): ${String(error)}`);
-    }
-  }
+  const expectView = (title: string, on: Page = page) => expectViewOn(on, title);
 
   const notice = (role: 'status' | 'alert', text: string, on: Page = page) =>
     on.getByRole(role).filter({ hasText: text }).waitFor();
 
-  /** Photographs the page at both widths, and fails on a serious or critical axe-core finding at either. */
-  async function shootBoth(name: string, on: Page = page): Promise<void> {
-    for (const [label, size] of [
-      ['desktop', DESKTOP],
-      ['phone', PHONE],
-    ] as const) {
-      await on.setViewportSize(size);
-      await on.screenshot({ path: join(SHOTS, `sign-in-${name}-${label}.png`), fullPage: true });
-      const findings = (await axeViolations(on)).findings.map((finding) => `${finding.impact} ${finding.id}`);
-      expect([name, label, findings]).toEqual([name, label, []]);
-    }
-    await on.setViewportSize(DESKTOP);
-  }
+  /** Photographs the page at both widths, and fails on any axe-core finding at either. */
+  const shootBoth = (name: string) =>
+    atBothSizes(page, SHOTS, `sign-in-${name}`, (size) => expectNoAxeFinding(page, `${name} (${size})`));
 
-  function codesFor(address: string): string[] {
-    const file = svc().cognito?.codesFile;
-    if (!file) throw new Error('the local server keeps no codes file');
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as { email: string; code: string })
-      .filter((entry) => entry.email === address)
-      .map((entry) => entry.code);
-  }
-
-  async function until(condition: () => boolean): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error('the condition did not hold within 10 s');
-      await new Promise((done) => setTimeout(done, 50));
-    }
-  }
+  const codesFor = (address: string) => deliveredCodes(svc().cognito?.codesFile, address);
 
   async function signIn(password: string): Promise<void> {
     await page.getByLabel('E-mail address', { exact: true }).fill(email);
@@ -202,7 +169,7 @@ describe('signing in to the dashboard in a real browser', () => {
     clock.advance(2 * HOUR_MS);
     await page.getByRole('link', { name: 'Overview' }).click();
     await expectView('Overview');
-    await until(() => refreshes.length > before);
+    await poll('a token refresh', () => refreshes.length > before || undefined, 10_000);
     await page.getByRole('heading', { level: 2, name: "This month's quota" }).waitFor();
     await expectView('Overview');
     expect(refreshes.length).toBe(before + 1);

@@ -42,36 +42,29 @@ function newPasswordField(label: string) {
   });
 }
 
+/** Says what is wrong with a field and flags it; null, for the readers below to return. */
+function refuse(app: App, input: HTMLInputElement, text: string): null {
+  app.notify({ kind: 'error', text });
+  flagInput(input);
+  return null;
+}
+
 /** Reads and checks the address; on a bad one says so, flags the field and returns null. */
 function readEmail(app: App, input: HTMLInputElement): string | null {
   const email = normalizeEmail(input.value);
-  if (!looksLikeEmail(email)) {
-    app.notify({ kind: 'error', text: 'Enter your e-mail address, such as name@example.com.' });
-    flagInput(input);
-    return null;
-  }
+  if (!looksLikeEmail(email)) return refuse(app, input, 'Enter your e-mail address, such as name@example.com.');
   app.email = email;
   return email;
 }
 
 function readNewPassword(app: App, input: HTMLInputElement): string | null {
   const problem = passwordMessage(input.value);
-  if (problem) {
-    app.notify({ kind: 'error', text: problem });
-    flagInput(input);
-    return null;
-  }
-  return input.value;
+  return problem ? refuse(app, input, problem) : input.value;
 }
 
 function readCode(app: App, input: HTMLInputElement): string | null {
   const code = normalizeCode(input.value);
-  if (code === '') {
-    app.notify({ kind: 'error', text: 'Enter the code from the e-mail we sent you.' });
-    flagInput(input);
-    return null;
-  }
-  return code;
+  return code === '' ? refuse(app, input, 'Enter the code from the e-mail we sent you.') : code;
 }
 
 /**
@@ -131,8 +124,7 @@ export const signInView: ViewRenderer = (app, root) => {
       const address = readEmail(app, email.input);
       if (address === null) return;
       if (password.input.value === '') {
-        app.notify({ kind: 'error', text: 'Enter your password.' });
-        flagInput(password.input);
+        refuse(app, password.input, 'Enter your password.');
         return;
       }
       try {

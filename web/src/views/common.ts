@@ -1,5 +1,6 @@
 /** Pieces several views share. */
-import { h, uid } from '../dom';
+import type { App } from '../app';
+import { fill, h, uid } from '../dom';
 
 /** The view's heading; views focus it when drawn, so a screen reader starts reading at the new content. */
 export function heading(text: string, intro?: string): { title: HTMLHeadingElement; header: HTMLElement } {
@@ -34,4 +35,27 @@ export function loading(text: string): HTMLParagraphElement {
 /** A link to another view of the page. */
 export function viewLink(hash: string, text: string): HTMLAnchorElement {
   return h('a', { href: hash }, text);
+}
+
+/**
+ * Shows what `load` answers with `show`, or the failure; an answer for a view drawn under an older generation is
+ * dropped. A failure empties `body` of its loading message.
+ */
+export function showLoaded<T>(
+  app: App,
+  generation: number,
+  body: HTMLElement,
+  load: Promise<T>,
+  show: (data: T) => void,
+): Promise<void> {
+  return load.then(
+    (data) => {
+      if (app.current(generation)) show(data);
+    },
+    (error: unknown) => {
+      if (!app.current(generation)) return;
+      fill(body);
+      app.apiFailed(error, 'load');
+    },
+  );
 }

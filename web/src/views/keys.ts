@@ -5,11 +5,11 @@
  */
 import { ApiFailure } from '../api';
 import type { App, ViewRenderer } from '../app';
-import { busy, fill, h, uid } from '../dom';
+import { busy, field, fill, h, uid } from '../dom';
 import { formatDate, formatPrefix } from '../format';
 import { KEY_NAME_MAX_LENGTH, keyNameMessage } from '../input-rules';
 import type { CreatedKey, KeySummary, KeysData } from '../types';
-import { flagInput, heading, loading } from './common';
+import { flagInput, heading, loading, showLoaded } from './common';
 import { confirmDialog } from './confirm';
 
 /**
@@ -83,25 +83,16 @@ function statusCell(key: KeySummary): HTMLTableCellElement {
   return h('td', { 'data-label': 'Status' }, h('span', { class: 'badge off' }, `Revoked${when}`));
 }
 
-export const keysView: ViewRenderer = (app, root) => {
-  const { header } = heading(
-    'API keys',
-    'Programs send a key in the X-API-Key header. Name each key after where it is used, so you know which to revoke.',
-  );
-  const generation = app.generation;
-
-  const nameHintId = uid('key-name-hint');
-  const reasonId = uid('key-reason');
-  const nameId = uid('key-name');
-  const name = h('input', {
-    id: nameId,
+/** The form that names a new key; its button follows the server's verdict on whether a key can be created. */
+function createForm() {
+  const { wrapper, input: name } = field({
+    label: 'Key name',
     name: 'name',
-    type: 'text',
-    maxlength: KEY_NAME_MAX_LENGTH,
-    autocomplete: 'off',
-    required: true,
-    'aria-describedby': nameHintId,
+    hint: 'Up to 64 characters, such as "my laptop" or "billing server".',
+    attrs: { maxlength: KEY_NAME_MAX_LENGTH, autocomplete: 'off', required: true },
   });
+  const nameHintId = `${name.id}-hint`;
+  const reasonId = uid('key-reason');
   const create = h('button', { type: 'submit', class: 'primary', disabled: true }, 'Create key');
   const reason = h('p', { class: 'reason', id: reasonId, hidden: true });
   const createHeadingId = uid('create');
@@ -109,15 +100,94 @@ export const keysView: ViewRenderer = (app, root) => {
     'form',
     { class: 'card form', novalidate: true, 'aria-labelledby': createHeadingId },
     h('h2', { id: createHeadingId }, 'Create a key'),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: nameId }, 'Key name'),
-      name,
-      h('p', { class: 'hint', id: nameHintId }, 'Up to 64 characters, such as "my laptop" or "billing server".'),
-    ),
+    wrapper,
     h('div', { class: 'actions' }, create, reason),
   );
+  const reflect = (data: KeysData): void => {
+    create.disabled = !data.can_create;
+    const why = data.can_create ? '' : (data.cannot_create_reason ?? 'Your account cannot create keys now.');
+    reason.textContent = why;
+    reason.hidden = why === '';
+    create.setAttribute('aria-describedby', why === '' ? nameHintId : `${reasonId} ${nameHintId}`);
+  };
+  return { form, name, create, reflect };
+}
+
+function keysTable(keys: KeySummary[], revokeButton: (key: KeySummary) => HTMLButtonElement): HTMLTableElement {
+  return h(
+    'table',
+    { class: 'keys' },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        ...['Name', 'Starts with', 'Created', 'Status'].map((title) => h('th', { scope: 'col' }, title)),
+        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+      ),
+    ),
+    h(
+      'tbody',
+      null,
+      ...keys.map((key) =>
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'row', 'data-label': 'Name' }, key.name),
+          h('td', { 'data-label': 'Starts with' }, h('code', null, formatPrefix(key.prefix))),
+          h('td', { 'data-label': 'Created' }, h('time', { datetime: key.created_at }, formatDate(key.created_at))),
+          statusCell(key),
+          h('td', { class: 'row-actions' }, key.status === 'active' ? revokeButton(key) : null),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Revokes `key` once the customer confirms; `afterwards` runs whatever the outcome. */
+function revokeButton(app: App, key: KeySummary, afterwards: () => Promise<void>): HTMLButtonElement {
+  const button = h(
+    'button',
+    { type: 'button', class: 'danger small', 'aria-label': `Revoke key "${key.name}"` },
+    'Revoke',
+  );
+  button.addEventListener('click', async () => {
+    app.clearNotices();
+    const sure = await confirmDialog({
+      title: `Revoke the key "${key.name}"?`,
+      body: 'Programs that use this key are refused within a minute. This cannot be undone.',
+      confirm: 'Revoke key',
+    });
+    if (!sure) return;
+    try {
+      await busy(button, 'Revoking…', () => app.api.revokeKey(key.id));
+      app.notify({
+        kind: 'success',
+        text: `The key "${key.name}" is revoked. Requests with it are refused within a minute.`,
+      });
+    } catch (error) {
+      app.apiFailed(error, 'revoke-key');
+    }
+    await afterwards();
+  });
+  return button;
+}
+
+/** When only the creation limit stands in the way, how long until it allows a key; undefined otherwise. */
+function recheckDelay(data: KeysData): number | undefined {
+  if (data.can_create || data.next_key_at === null) return undefined;
+  const wait = Math.max(MIN_RECHECK_MS, Date.parse(data.next_key_at) - Date.now() + 1000);
+  return Number.isFinite(wait) ? wait : undefined;
+}
+
+export const keysView: ViewRenderer = (app, root) => {
+  const { header } = heading(
+    'API keys',
+    'Programs send a key in the X-API-Key header. Name each key after where it is used, so you know which to revoke.',
+  );
+  const generation = app.generation;
+  const { form, name, create, reflect: reflectInForm } = createForm();
   const newKeySlot = h('div', { class: 'new-key-slot' });
   const listHeadingId = uid('list');
   const listHeading = h('h2', { id: listHeadingId, tabindex: -1 }, 'Your keys');
@@ -129,100 +199,24 @@ export const keysView: ViewRenderer = (app, root) => {
     h('section', { class: 'card', 'aria-labelledby': listHeadingId }, listHeading, list),
   );
 
-  // When only the creation limit stands in the way, the button comes back by itself once it allows a key.
+  // The button comes back by itself once the creation limit allows a key.
   let recheck: ReturnType<typeof setTimeout> | undefined;
-  function scheduleRecheck(data: KeysData): void {
-    clearTimeout(recheck);
-    recheck = undefined;
-    if (data.can_create || data.next_key_at === null) return;
-    const wait = Math.max(MIN_RECHECK_MS, Date.parse(data.next_key_at) - Date.now() + 1000);
-    if (Number.isFinite(wait)) recheck = setTimeout(() => void refresh(), wait);
-  }
-
-  function reflect(data: KeysData): void {
-    scheduleRecheck(data);
-    create.disabled = !data.can_create;
-    const why = data.can_create ? '' : (data.cannot_create_reason ?? 'Your account cannot create keys now.');
-    reason.textContent = why;
-    reason.hidden = why === '';
-    create.setAttribute('aria-describedby', why === '' ? nameHintId : `${reasonId} ${nameHintId}`);
-    fill(list, data.keys.length === 0 ? h('p', null, 'You have no keys yet. Create one above.') : table(data.keys));
-  }
-
-  function table(keys: KeySummary[]): HTMLTableElement {
-    return h(
-      'table',
-      { class: 'keys' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', { scope: 'col' }, 'Name'),
-          h('th', { scope: 'col' }, 'Starts with'),
-          h('th', { scope: 'col' }, 'Created'),
-          h('th', { scope: 'col' }, 'Status'),
-          h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        ...keys.map((key) =>
-          h(
-            'tr',
-            null,
-            h('th', { scope: 'row', 'data-label': 'Name' }, key.name),
-            h('td', { 'data-label': 'Starts with' }, h('code', null, formatPrefix(key.prefix))),
-            h('td', { 'data-label': 'Created' }, h('time', { datetime: key.created_at }, formatDate(key.created_at))),
-            statusCell(key),
-            h('td', { class: 'row-actions' }, key.status === 'active' ? revokeButton(key) : null),
-          ),
-        ),
-      ),
-    );
-  }
-
-  function revokeButton(key: KeySummary): HTMLButtonElement {
-    const button = h(
-      'button',
-      { type: 'button', class: 'danger small', 'aria-label': `Revoke key "${key.name}"` },
-      'Revoke',
-    );
-    button.addEventListener('click', async () => {
-      app.clearNotices();
-      const sure = await confirmDialog({
-        title: `Revoke the key "${key.name}"?`,
-        body: 'Programs that use this key are refused within a minute. This cannot be undone.',
-        confirm: 'Revoke key',
-      });
-      if (!sure) return;
-      try {
-        await busy(button, 'Revoking…', () => app.api.revokeKey(key.id));
-        app.notify({
-          kind: 'success',
-          text: `The key "${key.name}" is revoked. Requests with it are refused within a minute.`,
-        });
-      } catch (error) {
-        app.apiFailed(error, 'revoke-key');
-      }
+  const refresh = () => showLoaded(app, generation, list, app.api.listKeys(), reflect);
+  const revoke = (key: KeySummary) =>
+    revokeButton(app, key, async () => {
       await refresh();
       listHeading.focus();
     });
-    return button;
-  }
 
-  async function refresh(): Promise<void> {
-    try {
-      const data = await app.api.listKeys();
-      if (app.current(generation)) reflect(data);
-    } catch (error) {
-      if (app.current(generation)) {
-        fill(list);
-        app.apiFailed(error, 'load');
-      }
-    }
+  function reflect(data: KeysData): void {
+    clearTimeout(recheck);
+    const wait = recheckDelay(data);
+    recheck = wait === undefined ? undefined : setTimeout(() => void refresh(), wait);
+    reflectInForm(data);
+    fill(
+      list,
+      data.keys.length === 0 ? h('p', null, 'You have no keys yet. Create one above.') : keysTable(data.keys, revoke),
+    );
   }
 
   form.addEventListener('submit', async (event) => {

@@ -14,7 +14,7 @@ import {
 import { hashOf } from '../routes';
 import type { AccountData } from '../types';
 import { usageChart } from './chart-view';
-import { heading, loading } from './common';
+import { heading, loading, showLoaded } from './common';
 
 function facts(rows: [string, Child][]): HTMLDListElement {
   return h('dl', { class: 'facts' }, ...rows.flatMap(([term, value]) => [h('dt', null, term), h('dd', null, value)]));
@@ -128,20 +128,11 @@ export const overviewView: ViewRenderer = (app, root) => {
   const { header } = heading('Overview');
   const body = h('div', { class: 'grid' }, loading('Loading your account…'));
   root.append(header, body);
-  const generation = app.generation;
   let stopChart: (() => void) | undefined;
-  app.api.account().then(
-    (data) => {
-      if (!app.current(generation)) return;
-      const chart = usageChart(data.usage.month, data.usage.days, quotaChecksNote(data));
-      stopChart = chart.stop;
-      fill(body, quotaCard(data), accountCard(data), chart.section, exampleCard(app.config.apiUrl));
-    },
-    (error: unknown) => {
-      if (!app.current(generation)) return;
-      fill(body);
-      app.apiFailed(error, 'load');
-    },
-  );
+  void showLoaded(app, app.generation, body, app.api.account(), (data) => {
+    const chart = usageChart(data.usage.month, data.usage.days, quotaChecksNote(data));
+    stopChart = chart.stop;
+    fill(body, quotaCard(data), accountCard(data), chart.section, exampleCard(app.config.apiUrl));
+  });
   return () => stopChart?.();
 };

@@ -3,7 +3,7 @@ import type { ViewRenderer } from '../app';
 import { fill, h, uid } from '../dom';
 import { contactLink, formatCount, formatEuros, formatLimit } from '../format';
 import type { PlanSummary, PlansData } from '../types';
-import { heading, loading } from './common';
+import { heading, loading, showLoaded } from './common';
 
 function planCard(plan: PlanSummary, current: boolean): HTMLElement {
   const headingId = uid(`plan-${plan.id}`);
@@ -106,21 +106,12 @@ export const plansView: ViewRenderer = (app, root) => {
   const { header } = heading('Plans', 'The plans differ in monthly volume, requests a minute, history and keys.');
   const body = h('div', { class: 'plans-body' }, loading('Loading the plans…'));
   root.append(header, body);
-  const generation = app.generation;
-  app.api.plans().then(
-    (data: PlansData) => {
-      if (!app.current(generation)) return;
-      fill(
-        body,
-        h('div', { class: 'plans' }, ...data.plans.map((plan) => planCard(plan, plan.id === data.current))),
-        howToChange(data.contact ?? app.config.contact, app.session?.email),
-      );
-    },
-    (error: unknown) => {
-      if (!app.current(generation)) return;
-      fill(body);
-      app.apiFailed(error, 'load');
-    },
+  void showLoaded(app, app.generation, body, app.api.plans(), (data: PlansData) =>
+    fill(
+      body,
+      h('div', { class: 'plans' }, ...data.plans.map((plan) => planCard(plan, plan.id === data.current))),
+      howToChange(data.contact ?? app.config.contact, app.session?.email),
+    ),
   );
   return undefined;
 };
