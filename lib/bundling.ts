@@ -78,6 +78,7 @@ export const BUNDLE_OPTIONS = {
   mainFields: ['module', 'main'],
   // The SDK's credential chain, reduced to the environment credentials Lambda provides (see the module).
   // Relative to PROJECT_ROOT, where both the CDK and the benchmark run esbuild.
+  // Why: docs/clever-parts.md#credential-provider-alias
   alias: { '@aws-sdk/credential-provider-node': './lambdas/core/lambda-credentials.ts' } as Record<string, string>,
 } as const;
 

@@ -3,6 +3,7 @@
  * uses) and init time (median `require()` of the bundle in fresh node processes), next to the same figures for
  * a floor bundle that imports only DynamoDBDocumentClient, all measured in this run, round-robin.
  * Budgets: every bundle under 300 KB, every init time under 1.25 × the floor (judged per round, see `pairedRatio`).
+ * `BUNDLES=latest,authorizer npm run bench -- bundles` measures only those functions (and the floor), for iterating.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,11 +62,28 @@ function contributors(output: Metafile['outputs'][string]): [string, number][] {
   return [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 3);
 }
 
-/** Milliseconds one fresh node process spends in `require()` of the bundle, with Lambda's NODE_OPTIONS. */
-function requireMs(file: string, env: NodeJS.ProcessEnv): number {
-  const script = `const t=process.hrtime.bigint();require(${JSON.stringify(file)});process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`;
+/** The functions to measure: all, or those named in BUNDLES (comma-separated); an unknown name is an error. */
+function selectedFunctions(list = process.env.BUNDLES): readonly FunctionName[] {
+  if (!list) return FUNCTION_NAMES;
+  const names = list.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !FUNCTION_NAMES.includes(name as FunctionName));
+  if (unknown.length > 0) throw new Error(`BUNDLES names no function: ${unknown.join(', ')}`);
+  return names as FunctionName[];
+}
+
+/**
+ * One fresh node process's `require()` of the bundle, with Lambda's NODE_OPTIONS: wall milliseconds, and the CPU
+ * milliseconds of the whole process over the same span (all its threads), which other processes on a shared
+ * machine disturb far less than the wall time.
+ */
+function requireMs(file: string, env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
+  const script =
+    `const t=process.hrtime.bigint(),c=process.cpuUsage();require(${JSON.stringify(file)});` +
+    'const d=process.cpuUsage(c);' +
+    "process.stdout.write(Number(process.hrtime.bigint()-t)/1e6+' '+(d.user+d.system)/1e3)";
   const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], { env, cwd: tmpdir() });
-  return Number(out.toString());
+  const [wall, cpu] = out.toString().split(' ').map(Number);
+  return { wall: wall ?? Number.NaN, cpu: cpu ?? Number.NaN };
 }
 
 const median = (values: number[]): number => {
@@ -88,7 +106,8 @@ export default async function bundles(): Promise<void> {
   // Outside the repository, so a bundle cannot quietly resolve a package from node_modules at require time.
   const outDir = mkdtempSync(join(tmpdir(), 'fxrates-bundles-'));
   try {
-    const built = await Promise.all([FLOOR, ...FUNCTION_NAMES].map((name) => bundle(name, outDir)));
+    const selected = selectedFunctions();
+    const built = await Promise.all([FLOOR, ...selected].map((name) => bundle(name, outDir)));
     // What the module scope of a handler may read at load time on Lambda; no network is touched.
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -104,8 +123,13 @@ export default async function bundles(): Promise<void> {
     };
     // Round-robin, so load on the machine affects every bundle alike.
     const times = new Map<string, number[]>(built.map((b) => [b.name, []]));
+    const cpuTimes = new Map<string, number[]>(built.map((b) => [b.name, []]));
     for (let run = 0; run < RUNS; run++) {
-      for (const b of built) times.get(b.name)?.push(requireMs(b.file, env));
+      for (const b of built) {
+        const { wall, cpu } = requireMs(b.file, env);
+        times.get(b.name)?.push(wall);
+        cpuTimes.get(b.name)?.push(cpu);
+      }
     }
     const floor = built.find((b) => b.name === FLOOR);
     const floorMs = median(times.get(FLOOR) ?? []);
@@ -113,7 +137,9 @@ export default async function bundles(): Promise<void> {
       `${RUNS} fresh processes per bundle (node --enable-source-maps); floor = DynamoDBDocumentClient only: ` +
         `${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
     );
-    console.log('function     bundle      size budget   init (median)  × floor  paired  init budget  largest parts');
+    console.log(
+      'function     bundle      size budget   init (median)  × floor  paired  init budget  cpu paired  largest parts',
+    );
     let within = 0;
     for (const b of built.filter((x) => x.name !== FLOOR)) {
       const samples = times.get(b.name) ?? [];
@@ -131,13 +157,17 @@ export default async function bundles(): Promise<void> {
           (ms / floorMs).toFixed(2).padStart(8),
           ratio.toFixed(2).padStart(8),
           (initOk ? 'ok' : 'OVER').padStart(12),
+          pairedRatio(cpuTimes.get(b.name) ?? [], cpuTimes.get(FLOOR) ?? [])
+            .toFixed(2)
+            .padStart(12),
           `  ${b.top.map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ')}`,
         ].join(''),
       );
     }
     console.log(
       `budgets: size < ${kb(SIZE_BUDGET_BYTES)}, init < ${INIT_BUDGET_RATIO} × floor (${(floorMs * INIT_BUDGET_RATIO).toFixed(1)} ms); ` +
-        `${within}/${FUNCTION_NAMES.length} functions within both`,
+        `${within}/${selected.length} functions within both; "cpu paired" is the same ratio over CPU time, a check on the ` +
+        'wall figure when the machine is busy',
     );
   } finally {
     rmSync(outDir, { recursive: true, force: true });

@@ -3,6 +3,7 @@
  * metrics. Apart from observability.ts, which re-exports it, so that the functions that write metrics only at a
  * 5xx answer (the endpoints, through http/server-errors.ts) can load this module at that answer instead of at init.
  */
+// Why: docs/clever-parts.md#hand-written-logger-and-emf-writer
 import { METRIC_DIMENSIONS, METRIC_NAMESPACE, SERVICE_NAME } from './metric-names';
 import { stdout, type Write } from './stdout';
 

@@ -2,12 +2,13 @@
  * Stands in for `@aws-sdk/credential-provider-node` inside the function bundles (an esbuild alias, see
  * lib/bundling.ts). On Lambda the execution role's credentials are environment variables, the first link of the
  * SDK's default chain and the only one a function ever reaches. The other links (shared files, SSO, web
- * identity, process, container and instance metadata, with their nested STS/SSO clients) add about 135 KB that
- * every cold start would parse and never run. Local runs are not bundled and keep the SDK's full chain.
+ * identity, process, container and instance metadata, with their nested STS/SSO clients) would be loaded at every
+ * cold start and never run. Local runs are not bundled and keep the SDK's full chain.
  *
  * The SDK's clients import `defaultProvider` from that package; here it is the chain's environment link alone,
  * the SDK's own `fromEnv`.
  */
+// Why: docs/clever-parts.md#credential-provider-alias
 import { type FromEnvInit, fromEnv } from '@aws-sdk/credential-provider-env';
 
 export class MissingEnvironmentCredentialsError extends Error {

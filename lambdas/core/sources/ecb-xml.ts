@@ -5,6 +5,7 @@
  * (entity-expansion attacks), CDATA and processing instructions are refused, and the element tree must be the
  * ECB's Envelope → Cube → Cube[time] → Cube[currency, rate] shape. Everything is linear in the input size.
  */
+// Why: docs/clever-parts.md#ecb-xml-reader
 import { isCatalogCode } from '../domain/currencies';
 import { ecbPublishedAt, isValidDay } from '../domain/dates';
 import { PIVOT } from '../domain/rates';

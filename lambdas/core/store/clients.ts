@@ -100,14 +100,10 @@ export function isConditionFailure(error: unknown): error is ConditionalCheckFai
 export const SDK_LOGGER_MIDDLEWARE = 'loggerMiddleware';
 
 /**
- * A DynamoDB client without the SDK's logger middleware, and with a config object V8 can read quickly.
- *
- * - We give the SDK no logger, yet that middleware runs the sensitive-data filters over every command's input and
- *   output to build a log entry nobody receives: on the admission write that is about 8 % of the SDK's CPU per call.
- * - The SDK leaves `client.config` in V8's slow dictionary mode, and every call copies and reads it; on the admission
- *   write that costs about a quarter of the SDK's time (see fast-properties.ts). The middlewares hold that very
- *   object, so it is made fast in place rather than replaced.
+ * A DynamoDB client without the SDK's logger middleware, which filters every call's input and output for a log
+ * entry nobody receives, and with its config made fast in place (the middlewares hold that very object).
  */
+// Why: docs/clever-parts.md#no-sdk-logger-middleware
 function dynamoClient(config: DynamoDBClientConfig): DynamoDBClient {
   const client = new DynamoDBClient(config);
   client.middlewareStack.remove(SDK_LOGGER_MIDDLEWARE);
@@ -138,9 +134,10 @@ export function createDocumentClient(
 /**
  * The low-level client for the one write every request makes (admission). With `cacheMiddleware` the SDK
  * resolves its middleware stack once per command type rather than on every call, which the document client
- * refuses to do; that saves about a quarter of the SDK's CPU per write. It sends through the document client's
- * transport, so both share one connection pool and its timeouts. Middleware must be added before its first request.
+ * refuses to do. It sends through the document client's transport, so both share one connection pool and its
+ * timeouts. Middleware must be added before its first request.
  */
+// Why: docs/clever-parts.md#cached-middleware-stack-for-admission-writes
 export function createMeteringClient(
   document: DynamoDBDocumentClient,
   endpoint = process.env[DYNAMODB_ENDPOINT_ENV],

@@ -3,9 +3,8 @@
  * Without them an active trace shows the function and nothing of where its time goes.
  *
  * The X-Ray SDK is loaded only when tracing is on, and it is not in any bundle: its package is named in a variable,
- * which esbuild does not follow, so it stays a runtime `require` that only a traced client ever reaches. Bundled,
- * it would add about 110 KB (semver, cls-hooked and the SDK) to every function, past the 300 KB budget of
- * bench/sections/40-bundles.ts, and evaluated at start-up its async hooks would tax every call. A deployment with
+ * which esbuild does not follow, so it stays a runtime `require` that only a traced client ever reaches (bundled, it
+ * would weigh on every function's size and cold start, and its async hooks on every call). A deployment with
  * tracing on therefore ships the package beside the bundle (the function's `node_modules`); when it is missing, the
  * calls go on untraced and one warning says why.
  *
@@ -13,6 +12,7 @@
  * metering client resolves its stack on its first call and never again) and waiting, on the first call only, for
  * the SDK to finish loading. The load starts when the client is built, in the function's init phase.
  */
+// Why: docs/clever-parts.md#x-ray-sdk-outside-the-bundles
 import type { DynamoDBClient, ServiceInputTypes, ServiceOutputTypes } from '@aws-sdk/client-dynamodb';
 import type { BuildHandlerOptions, BuildMiddleware } from '@smithy/types';
 import { logger } from '../observability';
