@@ -8,8 +8,15 @@ import { oneYearBefore } from '../domain/dates';
 import { type ErrorParam, PlanUpgradeRequiredError } from '../domain/errors';
 import { PLANS } from '../domain/plans';
 import { accessOf } from '../http/middleware';
+import { currency } from '../http/parameters';
 import { current, requireServed } from './current-rates';
 import type { EndpointDeps } from './deps';
+
+/** `from`/`to` in the path of history and the time series: withdrawn codes are read too. */
+export const PAST_PAIR = {
+  from: /* @__PURE__ */ currency('from', 'path', { allowWithdrawn: true }),
+  to: /* @__PURE__ */ currency('to', 'path', { allowWithdrawn: true }),
+};
 
 /** Active codes are supported where the sources deliver them today; withdrawn ones on their historical days. */
 export async function requireHistoryCodes(deps: EndpointDeps, from: string, to: string): Promise<void> {
