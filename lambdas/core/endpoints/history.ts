@@ -13,6 +13,7 @@ import { addDays, daysBetween, formatDay } from '../domain/dates';
 import { NoDataAvailableError, NoFallbackDataError } from '../domain/errors';
 import { crossRate, type RateSnapshot, SETTLED_AFTER_DAYS } from '../domain/rates';
 import { pathParams, singleQuery } from '../http/api-handler';
+import { accessOf } from '../http/middleware';
 import {
   documented,
   EXPAND,
@@ -98,7 +99,7 @@ export const endpoint = defineEndpoint({
     );
     await requireHistoryCodes(deps, from, to);
     // The plan judges the requested date: a fallback may serve a day before the window's first.
-    requireHistoryPlan(event, today, date, 'date');
+    requireHistoryPlan(accessOf(event).plan, today, date, 'date');
     const served = await servedDay(deps.reader, from, to, date, fallback === 'previous');
     if (!served) {
       if (fallback === 'previous') throw new NoFallbackDataError(from, to, date, FALLBACK_DAYS);

@@ -1,12 +1,22 @@
 import { code, currencyDoc, dayDoc, object, type RouteDocs, ref, WITHDRAWN_RULE } from '../../../api-docs/route-docs';
 import { daysBetween, formatDay } from '../domain/dates';
 import { ApiError, InvalidParameterError, NoSeriesDataError, ServiceUnavailableError } from '../domain/errors';
+import type { PlanId } from '../domain/plans';
 import { SETTLED_AFTER_DAYS } from '../domain/rates';
-import { daysInclusive, SERIES_VERSION, type SeriesPoint, summarize, withinRange, yearsOf } from '../domain/series';
+import {
+  daysInclusive,
+  SERIES_VERSION,
+  type SeriesPoint,
+  type SeriesSummary,
+  summarize,
+  withinRange,
+  yearsOf,
+} from '../domain/series';
 import { pathParams, singleQuery } from '../http/api-handler';
 import { acceptsCsv, CSV_CONTENT_TYPE, seriesCsv } from '../http/csv';
 import { headerValue } from '../http/headers';
 import { RawNumber } from '../http/json';
+import { accessOf } from '../http/middleware';
 import {
   documented,
   MAX_PARAMETER_LENGTH,
@@ -23,7 +33,7 @@ import { type HttpResponse, successResponse } from '../http/responses';
 import { TIMESERIES_CACHE_CONTROL } from '../http/routes';
 import type { RateReader } from '../service/rate-reader';
 import { storeRead } from './current-rates';
-import { lambdaEndpointDeps } from './deps';
+import { type EndpointDeps, lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';
 import { PAST_PAIR, requireHistoryCodes, requireHistoryPlan } from './history-access';
 
@@ -93,64 +103,96 @@ async function seriesPoints(
 
 export const SERIES_NOT_BUILT = 'The time series are being built from the stored days; please retry in a few minutes.';
 
-/** GET /v1/rates/timeseries/{from}/{to}?start=&end=[&format=json|csv] */
+/** A time series, as the use case answers it: its points, their summary, and whether they can still change. */
+interface Series {
+  points: SeriesPoint[];
+  summary: SeriesSummary;
+  /** Whether the range ended more than SETTLED_AFTER_DAYS days before today: no late source can change it. */
+  final: boolean;
+}
+
+/**
+ * The use case: the pair's daily rates from `start` to `end` with their summary, once the currencies, the plan
+ * (whose window must hold the whole range, judged by its first day) and the data allow it.
+ */
+export async function pairSeries(
+  deps: EndpointDeps,
+  query: { from: string; to: string; start: string; end: string; plan: PlanId | undefined; today: string },
+): Promise<Series> {
+  const { from, to, start, end, plan, today } = query;
+  await requireHistoryCodes(deps, from, to);
+  requireHistoryPlan(plan, today, start, 'start');
+  // Until the table's series are built (a stack upgraded from a version without them, before the ingest function
+  // has rebuilt them), an empty or partial series would pass for real data, final and immutable.
+  const [ready, points] = await storeRead(() =>
+    Promise.all([deps.reader.seriesReady(SERIES_VERSION), seriesPoints(deps.reader, from, to, start, end)]),
+  );
+  if (!ready) throw new ServiceUnavailableError(SERIES_NOT_BUILT);
+  const summary = summarize(points);
+  if (!summary) throw new NoSeriesDataError(from, to, start, end);
+  return { points, summary, final: daysBetween(end, today) > SETTLED_AFTER_DAYS };
+}
+
+/** The series as an attachment of `date,rate` rows. */
+function csvResponse(series: Series, name: string, cacheControl: string): HttpResponse {
+  return {
+    statusCode: 200,
+    headers: {
+      'Content-Type': CSV_CONTENT_TYPE,
+      'Content-Disposition': `attachment; filename="${name}.csv"`,
+      'Cache-Control': cacheControl,
+      Vary: 'Accept',
+    },
+    body: seriesCsv(series.points),
+  };
+}
+
+/** The series in the JSON envelope. */
+function jsonResponse(
+  { points, summary }: Series,
+  request: { from: string; to: string; start: string; end: string },
+  cacheControl: string,
+): HttpResponse {
+  const response = successResponse(
+    {
+      base: request.from,
+      target: request.to,
+      start: request.start,
+      end: request.end,
+      rates: points,
+      summary: {
+        first: summary.first,
+        last: summary.last,
+        change: new RawNumber(summary.change),
+        change_pct: new RawNumber(summary.changePct),
+        min: summary.min,
+        max: summary.max,
+      },
+    },
+    { cacheControl },
+  );
+  response.headers.Vary = 'Accept';
+  return response;
+}
+
+/** GET /v1/rates/timeseries/{from}/{to}?start=&end=[&format=json|csv]: the adapter of `pairSeries`. */
 export const endpoint = defineEndpoint({
   route: 'timeseries',
   lambdaDeps: lambdaEndpointDeps,
   create: (deps) => async (event) => {
     const today = formatDay(deps.clock());
-    const { from, to, start, end, format } = readTimeseriesInput(
+    const { format, ...range } = readTimeseriesInput(
       { path: pathParams(event), query: singleQuery(event, ['start', 'end', 'format']) },
       today,
     );
-    await requireHistoryCodes(deps, from, to);
-    // The whole range must lie in the plan's window: judged by its first day.
-    requireHistoryPlan(event, today, start, 'start');
-    // Until the table's series are built (a stack upgraded from a version without them, before the ingest function
-    // has rebuilt them), an empty or partial series would pass for real data, final and immutable.
-    const [ready, points] = await storeRead(() =>
-      Promise.all([deps.reader.seriesReady(SERIES_VERSION), seriesPoints(deps.reader, from, to, start, end)]),
-    );
-    if (!ready) throw new ServiceUnavailableError(SERIES_NOT_BUILT);
-    const summary = summarize(points);
-    if (!summary) throw new NoSeriesDataError(from, to, start, end);
-    const cacheControl =
-      daysBetween(end, today) > SETTLED_AFTER_DAYS ? TIMESERIES_CACHE_CONTROL.final : TIMESERIES_CACHE_CONTROL.recent;
+    const series = await pairSeries(deps, { ...range, plan: accessOf(event).plan, today });
+    const cacheControl = series.final ? TIMESERIES_CACHE_CONTROL.final : TIMESERIES_CACHE_CONTROL.recent;
     // An explicit format wins; otherwise Accept decides. Either way the answer depends on Accept.
     const csv = format === undefined ? acceptsCsv(headerValue(event.headers, 'Accept')) : format === 'csv';
-    if (csv) {
-      const response: HttpResponse = {
-        statusCode: 200,
-        headers: {
-          'Content-Type': CSV_CONTENT_TYPE,
-          'Content-Disposition': `attachment; filename="${from}-${to}-${start}-${end}.csv"`,
-          'Cache-Control': cacheControl,
-          Vary: 'Accept',
-        },
-        body: seriesCsv(points),
-      };
-      return response;
-    }
-    const response = successResponse(
-      {
-        base: from,
-        target: to,
-        start,
-        end,
-        rates: points,
-        summary: {
-          first: summary.first,
-          last: summary.last,
-          change: new RawNumber(summary.change),
-          change_pct: new RawNumber(summary.changePct),
-          min: summary.min,
-          max: summary.max,
-        },
-      },
-      { cacheControl },
-    );
-    response.headers.Vary = 'Accept';
-    return response;
+    const { from, to, start, end } = range;
+    return csv
+      ? csvResponse(series, `${from}-${to}-${start}-${end}`, cacheControl)
+      : jsonResponse(series, range, cacheControl);
   },
 });
 
