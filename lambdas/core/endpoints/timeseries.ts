@@ -29,7 +29,7 @@ import {
   SERIES_FORMATS,
   type SeriesFormat,
 } from '../http/parameters';
-import { type HttpResponse, successResponse } from '../http/responses';
+import { successResponse } from '../http/responses';
 import { TIMESERIES_CACHE_CONTROL } from '../http/routes';
 import type { RateReader } from '../service/rate-reader';
 import { storeRead } from './current-rates';
@@ -103,14 +103,6 @@ async function seriesPoints(
 
 export const SERIES_NOT_BUILT = 'The time series are being built from the stored days; please retry in a few minutes.';
 
-/** A time series, as the use case answers it: its points, their summary, and whether they can still change. */
-interface Series {
-  points: SeriesPoint[];
-  summary: SeriesSummary;
-  /** Whether the range ended more than SETTLED_AFTER_DAYS days before today: no late source can change it. */
-  final: boolean;
-}
-
 /**
  * The use case: the pair's daily rates from `start` to `end` with their summary, once the currencies, the plan
  * (whose window must hold the whole range, judged by its first day) and the data allow it.
@@ -118,7 +110,7 @@ interface Series {
 export async function pairSeries(
   deps: EndpointDeps,
   query: { from: string; to: string; start: string; end: string; plan: PlanId | undefined; today: string },
-): Promise<Series> {
+): Promise<{ points: SeriesPoint[]; summary: SeriesSummary }> {
   const { from, to, start, end, plan, today } = query;
   await requireHistoryCodes(deps, from, to);
   requireHistoryPlan(plan, today, start, 'start');
@@ -130,49 +122,7 @@ export async function pairSeries(
   if (!ready) throw new ServiceUnavailableError(SERIES_NOT_BUILT);
   const summary = summarize(points);
   if (!summary) throw new NoSeriesDataError(from, to, start, end);
-  return { points, summary, final: daysBetween(end, today) > SETTLED_AFTER_DAYS };
-}
-
-/** The series as an attachment of `date,rate` rows. */
-function csvResponse(series: Series, name: string, cacheControl: string): HttpResponse {
-  return {
-    statusCode: 200,
-    headers: {
-      'Content-Type': CSV_CONTENT_TYPE,
-      'Content-Disposition': `attachment; filename="${name}.csv"`,
-      'Cache-Control': cacheControl,
-      Vary: 'Accept',
-    },
-    body: seriesCsv(series.points),
-  };
-}
-
-/** The series in the JSON envelope. */
-function jsonResponse(
-  { points, summary }: Series,
-  request: { from: string; to: string; start: string; end: string },
-  cacheControl: string,
-): HttpResponse {
-  const response = successResponse(
-    {
-      base: request.from,
-      target: request.to,
-      start: request.start,
-      end: request.end,
-      rates: points,
-      summary: {
-        first: summary.first,
-        last: summary.last,
-        change: new RawNumber(summary.change),
-        change_pct: new RawNumber(summary.changePct),
-        min: summary.min,
-        max: summary.max,
-      },
-    },
-    { cacheControl },
-  );
-  response.headers.Vary = 'Accept';
-  return response;
+  return { points, summary };
 }
 
 /** GET /v1/rates/timeseries/{from}/{to}?start=&end=[&format=json|csv]: the adapter of `pairSeries`. */
@@ -181,18 +131,47 @@ export const endpoint = defineEndpoint({
   lambdaDeps: lambdaEndpointDeps,
   create: (deps) => async (event) => {
     const today = formatDay(deps.clock());
-    const { format, ...range } = readTimeseriesInput(
+    const { from, to, start, end, format } = readTimeseriesInput(
       { path: pathParams(event), query: singleQuery(event, ['start', 'end', 'format']) },
       today,
     );
-    const series = await pairSeries(deps, { ...range, plan: accessOf(event).plan, today });
-    const cacheControl = series.final ? TIMESERIES_CACHE_CONTROL.final : TIMESERIES_CACHE_CONTROL.recent;
+    const { points, summary } = await pairSeries(deps, { from, to, start, end, plan: accessOf(event).plan, today });
+    const cacheControl =
+      daysBetween(end, today) > SETTLED_AFTER_DAYS ? TIMESERIES_CACHE_CONTROL.final : TIMESERIES_CACHE_CONTROL.recent;
     // An explicit format wins; otherwise Accept decides. Either way the answer depends on Accept.
     const csv = format === undefined ? acceptsCsv(headerValue(event.headers, 'Accept')) : format === 'csv';
-    const { from, to, start, end } = range;
-    return csv
-      ? csvResponse(series, `${from}-${to}-${start}-${end}`, cacheControl)
-      : jsonResponse(series, range, cacheControl);
+    if (csv) {
+      return {
+        statusCode: 200,
+        headers: {
+          'Content-Type': CSV_CONTENT_TYPE,
+          'Content-Disposition': `attachment; filename="${from}-${to}-${start}-${end}.csv"`,
+          'Cache-Control': cacheControl,
+          Vary: 'Accept',
+        },
+        body: seriesCsv(points),
+      };
+    }
+    const response = successResponse(
+      {
+        base: from,
+        target: to,
+        start,
+        end,
+        rates: points,
+        summary: {
+          first: summary.first,
+          last: summary.last,
+          change: new RawNumber(summary.change),
+          change_pct: new RawNumber(summary.changePct),
+          min: summary.min,
+          max: summary.max,
+        },
+      },
+      { cacheControl },
+    );
+    response.headers.Vary = 'Accept';
+    return response;
   },
 });
 
