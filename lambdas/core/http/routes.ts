@@ -4,7 +4,9 @@
  * the local gateway's wiring (local-server/service.ts) and the OpenAPI document. Plain data; its one import is the
  * import-free path matcher, so every bundle can read it without pulling in any endpoint.
  *
- * Adding an endpoint: one entry here, its module `lambdas/core/endpoints/<id>.ts` exporting `endpoint`, its tests.
+ * Adding an endpoint: one entry here, and its module `lambdas/core/endpoints/<id>.ts`, which exports `endpoint` and
+ * `docs()` (its parameters with their docs, refusals, response schema and example) and is listed in
+ * `lambdas/core/endpoints/route-modules.ts`; its tests.
  */
 import { type PathMatch, pathMatcher } from './path-matcher';
 
