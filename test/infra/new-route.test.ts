@@ -117,7 +117,7 @@ describe('a route added as its module and its registry entry', () => {
       cwd: copy,
       encoding: 'utf8',
       env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-      timeout: 60_000,
+      timeout: 120_000,
     });
     const last = run.stdout.trim().split('\n').at(-1) ?? '';
     if (run.status !== 0 || !last.startsWith('{')) throw new Error(`the check failed:\n${run.stderr}\n${run.stdout}`);
