@@ -24,15 +24,13 @@ export function pathMatcher<R extends { path: string }>(
     for (const { route, names, regex } of compiled) {
       const m = regex.exec(resourcePath);
       if (!m) continue;
-      const pathParameters: Record<string, string> = {};
       try {
-        names.forEach((name, i) => {
-          pathParameters[name] = decodeURIComponent(m[i + 1] ?? '');
-        });
+        const pathParameters: Record<string, string> = {};
+        for (const [i, name] of names.entries()) pathParameters[name] = decodeURIComponent(m[i + 1] ?? '');
+        return { route, pathParameters };
       } catch {
-        continue;
+        // Not valid percent-encoding: this route does not match.
       }
-      return { route, pathParameters };
     }
     return undefined;
   };

@@ -159,13 +159,11 @@ export const ERROR_CACHE_CONTROL = 'no-store';
 
 export type RouteMatch = PathMatch<RouteDefinition>;
 
-// Pure-annotated: only the authorizer and the local gateway match paths; the endpoints leave this out.
-const match = /* @__PURE__ */ pathMatcher(ROUTES);
-
-/** Matches a resource path (below `/v1`) as API Gateway does: one segment per `{param}`, URL-decoded. */
-export function matchRoute(resourcePath: string): RouteMatch | undefined {
-  return match(resourcePath);
-}
+/**
+ * Matches a resource path (below `/v1`) as API Gateway does: one segment per `{param}`, URL-decoded. Pure-annotated:
+ * only the authorizer and the local gateway match paths; the endpoints leave this out.
+ */
+export const matchRoute: (resourcePath: string) => RouteMatch | undefined = /* @__PURE__ */ pathMatcher(ROUTES);
 
 export function routeById(id: RouteId): RouteDefinition {
   const route = ROUTES.find((r) => r.id === id);
