@@ -1,28 +1,18 @@
 /**
  * The OpenAPI 3.1 document of the API, built from the code that serves it: the route registries (the public API's
- * here, the account dashboard's in openapi-dashboard.ts), the parameter readers' specs, the error catalog, the
- * gateway responses and the rate-limit headers. A development tool: no deployed function imports it. `npm run build:docs` writes it out; the
+ * here, the account dashboard's in openapi-dashboard.ts), each public route's module (its parameters, refusals,
+ * schema and example, in its `docs()`), the error catalog, the gateway responses and the rate-limit headers. A development tool: no deployed function imports it. `npm run build:docs` writes it out; the
  * local server serves it at /openapi.json.
  */
 import { KEY_QUERY_PARAMETERS } from '../lambdas/core/auth/authorizer';
 import { ERROR_CATALOG, type ErrorCode } from '../lambdas/core/domain/errors';
 import { PLANS } from '../lambdas/core/domain/plans';
-import { effectiveLimit, quotaReport } from '../lambdas/core/domain/quota';
-import { SOURCE_IDS } from '../lambdas/core/domain/rates';
-import { SOURCE_SCHEDULES } from '../lambdas/core/domain/source-schedule';
+import { effectiveLimit } from '../lambdas/core/domain/quota';
 import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES } from '../lambdas/core/http/dashboard-routes';
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import { rateLimitHeaders } from '../lambdas/core/http/metering-headers';
-import { MAX_PARAMETER_LENGTH, MAX_TARGET_LIST_LENGTH, ROUTE_PARAMETERS } from '../lambdas/core/http/parameters';
-import {
-  API_BASE_PATH,
-  ERROR_CACHE_CONTROL,
-  ROUTES,
-  type RouteDefinition,
-  type RouteId,
-  TIMESERIES_CACHE_CONTROL,
-  UNSETTLED_CACHE_CONTROL,
-} from '../lambdas/core/http/routes';
+import { MAX_PARAMETER_LENGTH, MAX_TARGET_LIST_LENGTH } from '../lambdas/core/http/parameters';
+import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES, type RouteDefinition } from '../lambdas/core/http/routes';
 import { version } from '../package.json';
 import {
   DASHBOARD_SECURITY_DESCRIPTION,
@@ -41,15 +31,10 @@ import {
   type ParameterObject,
   type ResponseObject,
 } from './openapi-objects';
+import { type RouteTag, SAMPLE_AT, SAMPLE_MONTH_USED } from './route-docs';
 import { ERROR_WHEN, type RouteError, routeErrors } from './route-errors';
-import {
-  componentSchemas,
-  errorBodySchema,
-  ref,
-  successSchemaName,
-  TIMESERIES_CSV_EXAMPLE,
-  TIMESERIES_CSV_SCHEMA,
-} from './schemas';
+import { componentSchemas, errorBodySchema, ref, successSchemaName } from './schemas';
+import { ROUTE_DOCS } from './schemas-public';
 
 export { DASHBOARD_SECURITY_SCHEME, DASHBOARD_TAG } from './openapi-dashboard';
 export type {
@@ -62,178 +47,12 @@ export type {
   ServerObject,
 } from './openapi-objects';
 
-const SAMPLE_AT = Date.parse('2026-09-30T12:00:19Z');
-const SAMPLE_MONTH_USED = 900;
-
 export const SECURITY_SCHEME = 'ApiKeyAuth';
 
-const TAGS = {
+const TAGS: Readonly<Record<RouteTag, string>> = {
   Rates: 'Latest, converted and historical exchange rates. Every rate derives from one EUR pivot per day.',
   Currencies: 'The supported currencies and their localized names.',
   Account: "The caller's plan and monthly quota.",
-} as const;
-
-/** What the reference adds to a route's registry entry. */
-const OPERATIONS: Readonly<Record<RouteId, { tag: keyof typeof TAGS; notes: string; example: unknown }>> = {
-  latest: {
-    tag: 'Rates',
-    notes:
-      '`rates` holds every supported currency, the base included (at 1). Each rate is `eur[target] / eur[base]` ' +
-      'of the latest snapshot, rounded to 8 significant digits.',
-    example: {
-      base: 'USD',
-      updated_at: '2026-09-29T14:00:00Z',
-      published_at: '2026-09-29T14:00:00Z',
-      next_update_at: '2026-09-30T14:00:00Z',
-      rates: { CHF: 0.79861, EUR: 0.85411, GBP: 0.74268, JPY: 147.61, USD: 1 },
-    },
-  },
-  pair: {
-    tag: 'Rates',
-    notes:
-      '`amount` and `converted` appear only when `amount` is given. `converted` is `amount × rate` with the ' +
-      'rate as shown, computed in decimal arithmetic and rounded half-even to 6 decimal places.',
-    example: {
-      base: 'USD',
-      target: 'JPY',
-      rate: 147.61,
-      amount: 250,
-      converted: 36902.5,
-      published_at: '2026-09-29T14:00:00Z',
-    },
-  },
-  history: {
-    tag: 'Rates',
-    notes:
-      "The rate of that day's snapshot, with no fallback to an earlier day unless `fallback=previous` is given. " +
-      'Free: not included (403). Pro: ' +
-      'dates from one year before today (UTC, same month and day). Business: every day with data, the ECB ' +
-      'history since 1999-01-04. Order of checks: a currency that is not supported (422) comes before the plan ' +
-      '(403), which comes before the data (404).\n\n' +
-      '**Weekends and holidays.** The ECB publishes its reference rates on TARGET business days only, around ' +
-      '16:00 CET: not on Saturdays, Sundays, 1 January, Good Friday, Easter Monday, 1 May, 25 and 26 December. ' +
-      'currency-api publishes every day. So a weekend or holiday has no ECB row, and a currency only the ECB ' +
-      'quotes that day has no rate: 404 `no-data-available`. With `fallback=previous` such a day answers with ' +
-      'the nearest earlier day that has a rate for the pair, at most 7 days back: `date` stays the requested ' +
-      'day and `effective_date` names the day served (equal to `date` when it has a rate). Nothing within 7 ' +
-      'days is still 404. The plan judges the requested date, so a Pro request on the first day of its window ' +
-      'may be served a day before it. The requested day is read first; only when it lacks the pair are the 7 ' +
-      'days before it read, together (8 day reads at most, each cached, beside the cached latest snapshot the ' +
-      'currency check reads).\n\n' +
-      '**Caching.** An answer that fell back, for a day at most 7 days before today (UTC), can change when that ' +
-      "day's rate arrives late, so it carries `Cache-Control: private, max-age=3600` instead of the immutable " +
-      'policy; older answers are final.',
-    example: {
-      base: 'USD',
-      target: 'CHF',
-      date: '2026-04-13',
-      rate: 0.81543,
-      published_at: '2026-04-13T14:00:00Z',
-    },
-  },
-  convert: {
-    tag: 'Rates',
-    notes:
-      'One call, one counted request, for up to 50 targets, all from the same latest snapshot. Each `rate` is ' +
-      "what the pair endpoint answers for `from`/target, and each `converted` is the pair endpoint's " +
-      '`converted`: `amount × rate` with the rate as shown, in decimal arithmetic, rounded half-even to 6 decimal ' +
-      'places. `amount` and `converted` appear only when `amount` is given. A target equal to `from` has rate 1. ' +
-      'With several faults, a malformed item (400) comes before an unsupported one (422), and within each kind ' +
-      'the first item in `to` is named.',
-    example: {
-      base: 'USD',
-      amount: 250,
-      published_at: '2026-09-29T14:00:00Z',
-      conversions: [
-        { target: 'EUR', rate: 0.85411, converted: 213.5275 },
-        { target: 'JPY', rate: 147.61, converted: 36902.5 },
-        { target: 'GBP', rate: 0.74268, converted: 185.67 },
-      ],
-    },
-  },
-  currencies: {
-    tag: 'Currencies',
-    notes: 'Names come from CLDR, e.g. `USD` is `US Dollar` in `en` and `US-Dollar` in `de`.',
-    example: { currencies: { CHF: 'Swiss Franc', EUR: 'Euro', GBP: 'British Pound', JPY: 'Japanese Yen' } },
-  },
-  enriched: {
-    tag: 'Rates',
-    notes: 'Names follow `locale`; symbols are the CLDR narrow symbols of the `en` locale in every locale.',
-    example: {
-      base: 'EUR',
-      target: 'GBP',
-      rate: 0.86955,
-      base_detail: { name: 'Euro', symbol: '€' },
-      target_detail: { name: 'British Pound', symbol: '£' },
-      published_at: '2026-09-29T14:00:00Z',
-    },
-  },
-  timeseries: {
-    tag: 'Rates',
-    notes:
-      'One entry per day from `start` to `end` on which both currencies have a rate (no rows are invented for ' +
-      'weekends or holidays), ascending; each rate is exactly what history answers for that pair and day. ' +
-      '`summary`: the first and last entries, `change` (`last − first`, exact) and `change_pct` (`change / first ' +
-      '× 100`, rounded half-even to 4 places), and the lowest and highest rates with their days (on a tie, the ' +
-      'earliest). At most 366 days, both ends included. Free: not included (403). Pro: the whole range within one ' +
-      'year before today (UTC, same month and day), judged by `start`. Business: every day since 1999-01-04. ' +
-      'Order of checks: malformed input (400) before an unsupported currency (422), then the plan (403), then the ' +
-      'data (404, when no day of the range has a rate for the pair). `format=csv`, or `Accept: text/csv` without ' +
-      '`format`, returns `text/csv` (`date,rate` rows after a header, CRLF line ends) as an attachment named ' +
-      '`<FROM>-<TO>-<start>-<end>.csv`; both variants carry `Vary: Accept` and have different `ETag`s; errors ' +
-      'are JSON either way. Cost: at most 6 reads of the rate store when nothing is cached (the latest snapshot ' +
-      'for the currency check, the series marker, and one item per currency and calendar year), none once ' +
-      'cached. On a deployment upgraded from a version without time series, the answer is 503 ' +
-      '`service-unavailable` until the ingest function has built them from the stored days (its next run, or ' +
-      'an invocation with `{"mode": "series"}`).',
-    example: {
-      base: 'USD',
-      target: 'JPY',
-      start: '2026-09-28',
-      end: '2026-09-29',
-      rates: [
-        { date: '2026-09-28', rate: 150.21 },
-        { date: '2026-09-29', rate: 149.87 },
-      ],
-      summary: {
-        first: { date: '2026-09-28', rate: 150.21 },
-        last: { date: '2026-09-29', rate: 149.87 },
-        change: -0.34,
-        change_pct: -0.2263,
-        min: { date: '2026-09-29', rate: 149.87 },
-        max: { date: '2026-09-28', rate: 150.21 },
-      },
-    },
-  },
-  quota: {
-    tag: 'Account',
-    notes:
-      'The key identifies the account. The figures include this request. `meta.timestamp` is when the response ' +
-      'was made.',
-    example: quotaReport(PLANS.pro, SAMPLE_MONTH_USED, SAMPLE_AT),
-  },
-  sources: {
-    tag: 'Rates',
-    notes:
-      'Each upstream source the deployment ingests from (its `sources` setting), in order of precedence: its schedule, its last successful fetch, the ' +
-      'newest day it published with when, the currencies it provides that day, and whether the latest rates ' +
-      'currently hold a quote from it. Ingestion records a source after every run it delivered in; a source that ' +
-      'fails keeps the facts of its last success. The facts are read at most once a minute, so they can trail a ' +
-      'run by up to 60 s. Any plan.',
-    example: {
-      sources: SOURCE_IDS.map((id) => ({
-        id,
-        name: SOURCE_SCHEDULES[id].name,
-        schedule: SOURCE_SCHEDULES[id].schedule,
-        origin: 'upstream',
-        last_fetch_at: '2026-09-30T06:00:04Z',
-        last_published_date: id === 'ecb' ? '2026-09-29' : '2026-09-30',
-        last_published_at: id === 'ecb' ? '2026-09-29T14:00:00Z' : '2026-09-30T00:00:00Z',
-        currencies: id === 'ecb' ? ['AUD', 'CHF', 'GBP', 'JPY', 'USD'] : ['AED', 'AUD', 'CHF', 'GBP', 'USD'],
-        feeds_latest: true,
-      })),
-    },
-  },
 };
 
 /** The sample: a Pro account on its plan's limits, 19 s into a minute of September, 900 requests into the month. */
@@ -297,23 +116,9 @@ function headerComponents(): Record<string, HeaderObject> {
   return headers;
 }
 
-/** Answers of a route that carry a shorter Cache-Control than its registry entry's, and when. */
-const SHORTER_CACHE_CONTROL: Partial<Record<RouteId, { value: string; when: string }>> = {
-  history: {
-    value: UNSETTLED_CACHE_CONTROL,
-    when:
-      'an answer that fell back (`fallback=previous`, `effective_date` before `date`) for a day at most 7 days ' +
-      "before today (UTC): that day's rate may still arrive",
-  },
-  timeseries: {
-    value: TIMESERIES_CACHE_CONTROL.recent,
-    when: 'a range whose `end` is at most 7 days before today (UTC): those days can still gain currencies',
-  },
-};
-
 /** The Cache-Control header of a route's success: its registry value, or either value where one is shorter. */
 function successCacheControl(route: RouteDefinition & { cacheControl: string }): HeaderObject {
-  const shorter = SHORTER_CACHE_CONTROL[route.id];
+  const shorter = ROUTE_DOCS[route.id].shorterCacheControl;
   if (!shorter) return cacheControl(route.cacheControl, 'How long to cache.');
   return {
     description: `How long to cache: \`${shorter.value}\` for ${shorter.when}; otherwise \`${route.cacheControl}\`.`,
@@ -327,7 +132,7 @@ function meteringHeaderRefs(): Record<string, { $ref: string }> {
 }
 
 function parametersOf(route: RouteDefinition): ParameterObject[] {
-  const parameters: ParameterObject[] = Object.entries(ROUTE_PARAMETERS[route.id]).map(([name, spec]) => ({
+  const parameters: ParameterObject[] = Object.entries(ROUTE_DOCS[route.id].parameters).map(([name, spec]) => ({
     name,
     in: spec.in,
     // Path parameters are always required; query ones when the reader has no value for their absence.
@@ -349,13 +154,14 @@ function parametersOf(route: RouteDefinition): ParameterObject[] {
 }
 
 function operationDescription(route: RouteDefinition): string {
-  const lines = [OPERATIONS[route.id].notes, ''];
+  const docs = ROUTE_DOCS[route.id];
+  const lines = [docs.notes, ''];
   lines.push(
     route.countsTowardMonth
       ? '- Counts toward the per-minute limit and the monthly quota, whatever its status.'
       : '- Counts toward the per-minute limit only, and is answered even when the month is used up.',
   );
-  const shorter = SHORTER_CACHE_CONTROL[route.id];
+  const shorter = docs.shorterCacheControl;
   lines.push(
     route.cacheControl
       ? `- Success carries \`Cache-Control: ${route.cacheControl}\`${shorter ? ` (\`${shorter.value}\` for ${shorter.when})` : ''}.`
@@ -379,40 +185,23 @@ function errorHeaders(status: number): NonNullable<ResponseObject['headers']> {
 }
 
 function responsesOf(route: RouteDefinition): Record<string, ResponseObject> {
+  const docs = ROUTE_DOCS[route.id];
   const successHeaders: NonNullable<ResponseObject['headers']> = {};
   if (route.cacheControl)
     successHeaders['Cache-Control'] = successCacheControl({ ...route, cacheControl: route.cacheControl });
   if (route.etag) successHeaders.ETag = headerRef('ETag');
-  if (route.id === 'timeseries') {
-    successHeaders.Vary = {
-      description: 'The body depends on `Accept` (CSV or JSON), on both variants.',
-      schema: { type: 'string', const: 'Accept' },
-      required: true,
-    };
-    successHeaders['Content-Disposition'] = {
-      description: 'CSV only: `attachment; filename="<FROM>-<TO>-<start>-<end>.csv"`.',
-      schema: { type: 'string' },
-      required: false,
-      example: 'attachment; filename="USD-JPY-2026-09-28-2026-09-29.csv"',
-    };
-  }
+  Object.assign(successHeaders, docs.successHeaders);
   successHeaders['X-Request-Id'] = headerRef('X-Request-Id');
   Object.assign(successHeaders, meteringHeaderRefs());
 
-  const example =
-    route.id === 'quota'
-      ? { success: true, data: OPERATIONS[route.id].example, meta: { timestamp: '2026-09-30T12:00:19Z' } }
-      : { success: true, data: OPERATIONS[route.id].example };
+  const example = docs.meta
+    ? { success: true, data: docs.example, meta: docs.meta.example }
+    : { success: true, data: docs.example };
   const responses: Record<string, ResponseObject> = {
     '200': {
       description: 'OK.',
       headers: successHeaders,
-      content: {
-        'application/json': { schema: ref(successSchemaName(route.id)), example },
-        ...(route.id === 'timeseries'
-          ? { 'text/csv': { schema: TIMESERIES_CSV_SCHEMA, example: TIMESERIES_CSV_EXAMPLE } }
-          : {}),
-      },
+      content: { 'application/json': { schema: ref(successSchemaName(route.id)), example }, ...docs.otherContent },
     },
   };
   if (route.etag) {
@@ -434,7 +223,7 @@ function responsesOf(route: RouteDefinition): Record<string, ResponseObject> {
 function operationOf(route: RouteDefinition): OperationObject {
   return {
     operationId: route.id,
-    tags: [OPERATIONS[route.id].tag],
+    tags: [ROUTE_DOCS[route.id].tag],
     summary: route.summary,
     description: operationDescription(route),
     parameters: parametersOf(route),

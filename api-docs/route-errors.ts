@@ -1,8 +1,7 @@
 /**
  * Which (status, code) pairs each route can answer with, gathered from where they arise: the authorizer and the
- * admission check (every route), the parameter readers (lambdas/core/http/parameters.ts), what a route's endpoint
- * adds on its own, and the responses the gateway renders itself (lambdas/core/http/gateway-responses.ts). The
- * dashboard API's routes the same way: the Cognito authorizer and the claims check (every route), what each
+ * admission check (every route), the parameters and refusals each route's module documents (its `docs()`), and
+ * the responses the gateway renders itself (lambdas/core/http/gateway-responses.ts). The dashboard API's routes the same way: the Cognito authorizer and the claims check (every route), what each
  * endpoint refuses, and the dashboard API's own gateway responses.
  */
 import { KEY_CREATION_LIMIT } from '../lambdas/core/dashboard/deps';
@@ -21,9 +20,9 @@ import {
   type GatewayResponseType,
 } from '../lambdas/core/http/gateway-responses';
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
-import { ROUTE_PARAMETERS } from '../lambdas/core/http/parameters';
-import type { RouteDefinition, RouteId } from '../lambdas/core/http/routes';
+import type { RouteDefinition } from '../lambdas/core/http/routes';
 import { KEY_NAME_MAX_LENGTH } from './schemas';
+import { ROUTE_DOCS } from './schemas-public';
 
 /** The contract's "when" of each code, for the reference. */
 export const ERROR_WHEN: Readonly<Record<ErrorCode, string>> = {
@@ -95,21 +94,6 @@ function accessErrors(route: RouteDefinition): ErrorCode[] {
   return route.countsTowardMonth ? [...codes, 'quota-exceeded'] : codes;
 }
 
-/** What an endpoint refuses on its own, after its parameters are read. */
-const ENDPOINT_ERRORS: Readonly<Record<RouteId, readonly ErrorCode[]>> = {
-  latest: ['service-unavailable'],
-  pair: ['service-unavailable'],
-  history: ['plan-upgrade-required', 'no-data-available', 'service-unavailable'],
-  currencies: ['service-unavailable'],
-  enriched: ['service-unavailable'],
-  convert: ['service-unavailable'],
-  // Rendered from the authorizer's figures alone: no store read that could fail.
-  quota: [],
-  timeseries: ['plan-upgrade-required', 'no-data-available', 'service-unavailable'],
-  // The status item and LATEST, read from the store (cached for 60 s).
-  sources: ['service-unavailable'],
-};
-
 /**
  * Gateway responses a request to a known route can get. Left out: ACCESS_DENIED (it carries the authorizer's
  * 401 codes, listed with the access errors), the not-found rows (unknown paths and methods only), QUOTA_EXCEEDED
@@ -159,11 +143,12 @@ function collectErrors(codes: readonly ErrorCode[], table: readonly GatewayRespo
 /** Every (status, code) a route can answer with, by status then code, without duplicates. */
 export function routeErrors(route: RouteDefinition): RouteError[] {
   const codes = accessErrors(route);
-  const parameters = Object.values(ROUTE_PARAMETERS[route.id]);
+  const docs = ROUTE_DOCS[route.id];
+  const parameters = Object.values(docs.parameters);
   // Too long, or (in the query) given twice.
   if (parameters.length > 0) codes.push('invalid-parameter');
   for (const parameter of parameters) codes.push(...parameter.doc.errors);
-  codes.push(...ENDPOINT_ERRORS[route.id]);
+  codes.push(...docs.errors);
   return collectErrors(codes, GATEWAY_RESPONSES);
 }
 

@@ -16,7 +16,7 @@ import {
   dashboardEnvelope,
   dashboardSuccessSchemaName,
 } from './schemas-dashboard';
-import { BASICS, DATA, successEnvelope, successSchemaName } from './schemas-public';
+import { BASICS, ROUTE_DOCS, successEnvelope, successSchemaName } from './schemas-public';
 
 export { type JsonSchema, ref } from './json-schema';
 export {
@@ -25,7 +25,7 @@ export {
   KEY_NAME_MAX_LENGTH,
   NEW_KEY_REQUEST_SCHEMA,
 } from './schemas-dashboard';
-export { successSchemaName, TIMESERIES_CSV_EXAMPLE, TIMESERIES_CSV_SCHEMA } from './schemas-public';
+export { successSchemaName } from './schemas-public';
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
@@ -63,7 +63,8 @@ export function componentSchemas(
 ): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = { ...BASICS };
   for (const route of routes) {
-    schemas[DATA[route].name] = DATA[route].schema;
+    const { data } = ROUTE_DOCS[route];
+    schemas[data.name] = data.schema;
     schemas[successSchemaName(route)] = successEnvelope(route);
   }
   Object.assign(schemas, ERROR_SCHEMAS);

@@ -2,14 +2,19 @@
  * What history and the time series check alike before they read a past day: which currencies they take, and
  * how far back the key's plan reaches.
  */
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isActiveCode } from '../domain/currencies';
 import { oneYearBefore } from '../domain/dates';
 import { type ErrorParam, PlanUpgradeRequiredError } from '../domain/errors';
-import { PLANS } from '../domain/plans';
-import { accessOf } from '../http/middleware';
+import { PLANS, type PlanId } from '../domain/plans';
+import { currency } from '../http/parameters';
 import { current, requireServed } from './current-rates';
 import type { EndpointDeps } from './deps';
+
+/** `from`/`to` in the path of history and the time series: withdrawn codes are read too. */
+export const PAST_PAIR = {
+  from: /* @__PURE__ */ currency('from', 'path', { allowWithdrawn: true }),
+  to: /* @__PURE__ */ currency('to', 'path', { allowWithdrawn: true }),
+};
 
 /** Active codes are supported where the sources deliver them today; withdrawn ones on their historical days. */
 export async function requireHistoryCodes(deps: EndpointDeps, from: string, to: string): Promise<void> {
@@ -23,12 +28,11 @@ export async function requireHistoryCodes(deps: EndpointDeps, from: string, to: 
  * year back from `today` (UTC), Business everything. `param` names the day's parameter in the refusal.
  */
 export function requireHistoryPlan(
-  event: APIGatewayProxyEvent,
+  plan: PlanId | undefined,
   today: string,
   earliestRequested: string,
   param: ErrorParam,
 ): void {
-  const plan = accessOf(event).plan;
   const months = plan ? PLANS[plan].historyMonths : 0;
   if (months === 0) {
     throw new PlanUpgradeRequiredError(

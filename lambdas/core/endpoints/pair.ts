@@ -1,11 +1,37 @@
+import {
+  amountDoc,
+  CONVERTED_AMOUNT,
+  code,
+  currencyDoc,
+  EXPAND_DOC,
+  LATEST_PUBLICATION,
+  object,
+  publishedAt,
+  REQUESTED_AMOUNT,
+  type RouteDocs,
+  ref,
+} from '../../../api-docs/route-docs';
 import { convert } from '../domain/rates';
 import { pathParams, singleQuery } from '../http/api-handler';
 import { RawNumber } from '../http/json';
-import { readPairInput } from '../http/parameters';
+import { AMOUNT, currency, documented, EXPAND, type Expand, type RawParameters, readAll } from '../http/parameters';
 import { successResponse } from '../http/responses';
 import { currentPair, sourcesOf } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';
+
+const PARAMETERS = { from: currency('from', 'path'), to: currency('to', 'path'), amount: AMOUNT, expand: EXPAND };
+
+/** `from`/`to`, the optional `amount` and `expand` of GET /rates/pair, checked together. */
+export function readPairInput(request: RawParameters): {
+  from: string;
+  to: string;
+  amount?: string;
+  expand: Expand | undefined;
+} {
+  const { amount, ...pair } = readAll(PARAMETERS, request);
+  return amount === undefined ? pair : { ...pair, amount };
+}
 
 /** GET /v1/rates/pair/{from}/{to} */
 export const endpoint = defineEndpoint({
@@ -35,3 +61,47 @@ export const endpoint = defineEndpoint({
     });
   },
 });
+
+/** The route's part of the API reference (api-docs/); never called in a function, so never bundled. */
+export function docs(): RouteDocs {
+  return {
+    tag: 'Rates',
+    notes:
+      '`amount` and `converted` appear only when `amount` is given. `converted` is `amount × rate` with the ' +
+      'rate as shown, computed in decimal arithmetic and rounded half-even to 6 decimal places.',
+    parameters: documented(PARAMETERS, {
+      from: currencyDoc('The currency converted from.', 'USD'),
+      to: currencyDoc('The currency converted to.', 'JPY'),
+      amount: amountDoc(
+        'An amount of `from` to convert: a plain decimal (digits, optionally `.` and fraction digits; no sign, ' +
+          'exponent, separators or spaces), greater than 0 and less than 1000000000000.',
+      ),
+      expand: EXPAND_DOC,
+    }),
+    errors: ['service-unavailable'],
+    data: {
+      name: 'PairRate',
+      schema: object(
+        {
+          base: code('The `from` currency.', 'USD'),
+          target: code('The `to` currency.', 'JPY'),
+          rate: ref('Rate'),
+          amount: REQUESTED_AMOUNT,
+          converted: CONVERTED_AMOUNT,
+          published_at: publishedAt(LATEST_PUBLICATION),
+          sources: ref('QuoteSources'),
+        },
+        ['base', 'target', 'rate', 'published_at'],
+        { dependentRequired: { amount: ['converted'], converted: ['amount'] } },
+      ),
+    },
+    example: {
+      base: 'USD',
+      target: 'JPY',
+      rate: 147.61,
+      amount: 250,
+      converted: 36902.5,
+      published_at: '2026-09-29T14:00:00Z',
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import { object, type RouteDocs, ref } from '../../../api-docs/route-docs';
 import { parseSourceList, SOURCE_IDS, SOURCES_ENV } from '../domain/rates';
 import { SOURCE_SCHEDULES } from '../domain/source-schedule';
 import { optionalEnv } from '../env';
@@ -43,3 +44,97 @@ export const endpoint = defineEndpoint({
     };
   },
 });
+
+/** The route's part of the API reference (api-docs/); never called in a function, so never bundled. */
+export function docs(): RouteDocs {
+  return {
+    tag: 'Rates',
+    notes:
+      'Each upstream source the deployment ingests from (its `sources` setting), in order of precedence: its schedule, its last successful fetch, the ' +
+      'newest day it published with when, the currencies it provides that day, and whether the latest rates ' +
+      'currently hold a quote from it. Ingestion records a source after every run it delivered in; a source that ' +
+      'fails keeps the facts of its last success. The facts are read at most once a minute, so they can trail a ' +
+      'run by up to 60 s. Any plan.',
+    parameters: {},
+    // The status item and LATEST, read from the store (cached for 60 s).
+    errors: ['service-unavailable'],
+    data: {
+      name: 'SourceList',
+      schema: object(
+        {
+          sources: {
+            type: 'array',
+            description: 'Every configured upstream source, in order of precedence (the ECB first).',
+            items: object(
+              {
+                id: ref('SourceId'),
+                name: { type: 'string', description: 'What the source is.', examples: ['European Central Bank'] },
+                schedule: {
+                  type: 'string',
+                  description: 'When the source publishes, in words.',
+                  examples: ['daily, at 00:00 UTC'],
+                },
+                origin: {
+                  enum: ['upstream', 'bundled', null],
+                  description:
+                    'Where the last delivery came from: `upstream`, a fetch from the source; `bundled`, the data ' +
+                    'files shipped with the service (the local server, offline); null before any delivery.',
+                },
+                last_fetch_at: {
+                  oneOf: [ref('Timestamp'), { type: 'null' }],
+                  description:
+                    'When the service last fetched the source successfully; null before any fetch, and when the ' +
+                    'data came from the bundled files. A failed fetch leaves every field of the last success as it was.',
+                },
+                last_published_date: {
+                  oneOf: [{ type: 'string', format: 'date' }, { type: 'null' }],
+                  description: 'The newest day the source delivered, `YYYY-MM-DD`; null before any delivery.',
+                },
+                last_published_at: {
+                  oneOf: [ref('Timestamp'), { type: 'null' }],
+                  description: 'When the source published that day; null before any delivery.',
+                },
+                currencies: {
+                  type: 'array',
+                  items: ref('CurrencyCode'),
+                  description:
+                    'The codes the source delivered for that day, sorted; EUR, the pivot, is left out. Empty before ' +
+                    'any delivery.',
+                },
+                feeds_latest: {
+                  type: 'boolean',
+                  description: 'Whether the latest rates (`/rates/latest`) currently hold a quote from this source.',
+                },
+              },
+              [
+                'id',
+                'name',
+                'schedule',
+                'origin',
+                'last_fetch_at',
+                'last_published_date',
+                'last_published_at',
+                'currencies',
+                'feeds_latest',
+              ],
+            ),
+          },
+        },
+        ['sources'],
+      ),
+    },
+    example: {
+      sources: SOURCE_IDS.map((id) => ({
+        id,
+        name: SOURCE_SCHEDULES[id].name,
+        schedule: SOURCE_SCHEDULES[id].schedule,
+        origin: 'upstream',
+        last_fetch_at: '2026-09-30T06:00:04Z',
+        last_published_date: id === 'ecb' ? '2026-09-29' : '2026-09-30',
+        last_published_at: id === 'ecb' ? '2026-09-29T14:00:00Z' : '2026-09-30T00:00:00Z',
+        currencies: id === 'ecb' ? ['AUD', 'CHF', 'GBP', 'JPY', 'USD'] : ['AED', 'AUD', 'CHF', 'GBP', 'USD'],
+        feeds_latest: true,
+      })),
+    },
+  };
+}

@@ -4,11 +4,12 @@
  * REST API (stage `api`, behind the page's CloudFront distribution), with a Cognito authorizer and its own gateway
  * responses. Everything else is derived from an entry as for the public routes: the CDK methods, each function's
  * bundle and table grants (lib/bundling.ts, lib/dashboard-api.ts), the local gateway's wiring and the OpenAPI
- * document. Plain data; its one import is a type, erased from the bundles.
+ * document. Plain data; beside a type, erased from the bundles, it imports only the import-free path matcher.
  *
  * Adding a route: one entry here, its module `lambdas/core/dashboard/<id>.ts` exporting `endpoint`, its tests.
  */
 import type { AccountsIndex, AccountsItemKind } from '../store/tables';
+import { type PathMatch, pathMatcher } from './path-matcher';
 
 export type DashboardRouteId = 'account' | 'keys-list' | 'keys-create' | 'keys-revoke' | 'plans';
 
@@ -108,40 +109,23 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteDefinition[] = [
   },
 ];
 
-export interface DashboardRouteMatch {
-  route: DashboardRouteDefinition;
-  pathParameters: Record<string, string>;
+export type DashboardRouteMatch = PathMatch<DashboardRouteDefinition>;
+
+/** One matcher per method: a path of one method never shadows the same path of another. */
+function matchersByMethod(): ReadonlyMap<string, (resourcePath: string) => DashboardRouteMatch | undefined> {
+  const methods = new Set(DASHBOARD_ROUTES.map((route) => route.method));
+  return new Map([...methods].map((m) => [m, pathMatcher(DASHBOARD_ROUTES.filter((route) => route.method === m))]));
 }
 
-const compiled = /* @__PURE__ */ DASHBOARD_ROUTES.map((route) => {
-  const names: string[] = [];
-  const pattern = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { route, names, regex: new RegExp(`^${pattern}$`) };
-});
+// Pure-annotated: only the local gateway matches dashboard paths; the functions leave this out.
+const matchers = /* @__PURE__ */ matchersByMethod();
 
 /**
  * The route of a method and resource path (below `/api`), path parameters URL-decoded; undefined when none
  * matches, which API Gateway answers as an unknown resource.
  */
 export function matchDashboardRoute(method: string, resourcePath: string): DashboardRouteMatch | undefined {
-  for (const { route, names, regex } of compiled) {
-    if (route.method !== method) continue;
-    const m = regex.exec(resourcePath);
-    if (!m) continue;
-    const pathParameters: Record<string, string> = {};
-    try {
-      names.forEach((name, i) => {
-        pathParameters[name] = decodeURIComponent(m[i + 1] ?? '');
-      });
-    } catch {
-      continue;
-    }
-    return { route, pathParameters };
-  }
-  return undefined;
+  return matchers.get(method)?.(resourcePath);
 }
 
 export function dashboardRouteById(id: DashboardRouteId): DashboardRouteDefinition {

@@ -1,7 +1,9 @@
 /**
- * The endpoints' path and query parameters, read into values or refused with the documented errors
- * (openapi.json). Hand-written rather than schemas: zod/mini cost every endpoint's cold start 1.5 to 4 ms and
- * 31 KB, valibot 6 KB with no less code, for a handful of string checks. All input validation of the rate endpoints lives here.
+ * How the endpoints read their path and query parameters into values or refuse them with the documented errors
+ * (openapi.json): the value readers and the parameters several routes share. Each route declares its own set, with
+ * each parameter's documentation, in its module (lambdas/core/endpoints/<id>.ts) and reads it with `readAll`.
+ * Hand-written rather than schemas: zod/mini cost every endpoint's cold start 1.5 to 4 ms and 31 KB, valibot 6 KB
+ * with no less code, for a handful of string checks.
  */
 import { isActiveCode, isCatalogCode, LOCALES, type Locale } from '../domain/currencies';
 import { parseDay } from '../domain/dates';
@@ -15,13 +17,11 @@ import {
   UnsupportedCurrencyError,
   UnsupportedLocaleError,
 } from '../domain/errors';
-import { daysInclusive } from '../domain/series';
-import type { RouteId } from './routes';
 
 /** Longer values are refused before any other check: no currency, date, amount or locale is this long. */
 export const MAX_PARAMETER_LENGTH = 64;
-const AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
-const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+export const AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
+export const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_AMOUNT = 1_000_000_000_000;
 
 /**
@@ -44,7 +44,7 @@ export interface ParameterDoc {
 }
 
 /** Where a parameter is read from, how (`read` throws the documented error) and its value when not given. */
-interface Parameter<T> {
+export interface Parameter<T> {
   in: 'path' | 'query';
   read: (raw: string) => T;
   /** Without it, a parameter that is not given is refused as required. */
@@ -53,7 +53,7 @@ interface Parameter<T> {
   maxLength?: number;
 }
 
-type Values<P> = { [K in keyof P]: P[K] extends Parameter<infer T> ? T : never };
+export type Values<P> = { [K in keyof P]: P[K] extends Parameter<infer T> ? T : never };
 
 /** The raw parameters of one request: path parameters and single-valued query parameters. */
 export interface RawParameters {
@@ -80,7 +80,10 @@ function rawValue(source: unknown, name: string): unknown {
  * Reads every parameter, in order. With several faults, a 400 (malformed) wins over a 422 (well-formed but
  * unsupported); among equals, the first in order.
  */
-function readAll<P extends Record<string, Parameter<unknown>>>(parameters: P, request: RawParameters): Values<P> {
+export function readAll<P extends Record<string, Parameter<unknown>>>(
+  parameters: P,
+  request: RawParameters,
+): Values<P> {
   const values: Record<string, unknown> = {};
   let refusal: ApiError | undefined;
   for (const [name, parameter] of Object.entries(parameters)) {
@@ -182,16 +185,14 @@ export function readTargetList(raw: string): string[] {
   return codes;
 }
 
-const currency = (
+/** A currency code in the path or the query, refused naming `param`. */
+export const currency = (
   param: ErrorParam,
   place: Parameter<string>['in'],
   options: { allowWithdrawn?: boolean } = {},
 ): Parameter<string> => ({ in: place, read: (raw) => readCurrencyCode(raw, param, options) });
 
-const DEFAULT_BASE = 'EUR';
-const DEFAULT_LOCALE: Locale = 'en';
-
-const LOCALE: Parameter<Locale> = { in: 'query', read: readLocale, absent: () => DEFAULT_LOCALE };
+export const DEFAULT_LOCALE: Locale = 'en';
 
 /** The values `expand` takes: `sources` names the upstream source of each quote. */
 export type Expand = 'sources';
@@ -210,154 +211,33 @@ export function readFallback(raw: string): Fallback {
   return raw;
 }
 
-const EXPAND: Parameter<Expand | undefined> = { in: 'query', read: readExpand, absent: () => undefined };
-const FALLBACK: Parameter<Fallback | undefined> = { in: 'query', read: readFallback, absent: () => undefined };
-
-// Built once, not per request; history's date depends on the day and is built per request. Every endpoint's bundle
-// holds this module but reads one or two of these sets: with the calls pure-annotated and no set reading another's
-// property, esbuild drops the others instead of building them at each cold start.
-const AMOUNT = { in: 'query', read: readAmount, absent: () => undefined } satisfies Parameter<string | undefined>;
-const LATEST = { base: { ...currency('base', 'query'), absent: () => DEFAULT_BASE }, expand: EXPAND };
-const PAIR = {
-  from: /* @__PURE__ */ currency('from', 'path'),
-  to: /* @__PURE__ */ currency('to', 'path'),
-  amount: AMOUNT,
-  expand: EXPAND,
-};
-const CURRENCIES = { locale: LOCALE };
-const ENRICHED = {
-  from: /* @__PURE__ */ currency('from', 'path'),
-  to: /* @__PURE__ */ currency('to', 'path'),
-  locale: LOCALE,
-  expand: EXPAND,
-};
-const HISTORY_CODES = {
-  from: /* @__PURE__ */ currency('from', 'path', { allowWithdrawn: true }),
-  to: /* @__PURE__ */ currency('to', 'path', { allowWithdrawn: true }),
-};
-
-const CONVERT = {
-  from: /* @__PURE__ */ currency('from', 'path'),
-  to: {
-    in: 'query',
-    read: readTargetList,
-    maxLength: MAX_TARGET_LIST_LENGTH,
-  } satisfies Parameter<string[]>,
-  amount: AMOUNT,
-};
-
-/** `base` of GET /rates/latest, EUR when not given, and the optional `expand`. */
-export function readLatestQuery(query: unknown): { base: string; expand: Expand | undefined } {
-  return readAll(LATEST, { query });
-}
-
-/** `from`/`to`, the optional `amount` and `expand` of GET /rates/pair, checked together. */
-export function readPairInput(request: RawParameters): {
-  from: string;
-  to: string;
-  amount?: string;
-  expand: Expand | undefined;
-} {
-  const { amount, ...pair } = readAll(PAIR, request);
-  return amount === undefined ? pair : { ...pair, amount };
-}
-
-/** `locale` of GET /currencies, en when not given. */
-export function readLocaleQuery(query: unknown): { locale: Locale } {
-  return readAll(CURRENCIES, { query });
-}
-
-/** `from`/`to`, `locale` and the optional `expand` of GET /rates/enriched, checked together. */
-export function readEnrichedInput(request: RawParameters): {
-  from: string;
-  to: string;
-  locale: Locale;
-  expand: Expand | undefined;
-} {
-  return readAll(ENRICHED, request);
-}
-
-/**
- * `from`/`to` (withdrawn codes included), `date` (judged against `today`, UTC) and the optional `fallback` and
- * `expand` of GET /rates/history, path and query checked together.
- */
-export function readHistoryInput(
-  request: RawParameters,
-  today: string,
-): { from: string; to: string; date: string; fallback: Fallback | undefined; expand: Expand | undefined } {
-  return readAll(
-    {
-      ...HISTORY_CODES,
-      date: { in: 'path', read: (raw: string) => readDay(raw, today) } satisfies Parameter<string>,
-      fallback: FALLBACK,
-      expand: EXPAND,
-    },
-    request,
-  );
-}
-
-/** `from`, the `to` list and the optional `amount` of GET /rates/convert, checked together. */
-export function readConvertInput(request: RawParameters): { from: string; to: string[]; amount?: string } {
-  const { amount, ...rest } = readAll(CONVERT, request);
-  return amount === undefined ? rest : { ...rest, amount };
-}
+// The parameters several routes read. Plain objects: a bundle keeps only those its route reads.
+export const LOCALE: Parameter<Locale> = { in: 'query', read: readLocale, absent: () => DEFAULT_LOCALE };
+export const EXPAND: Parameter<Expand | undefined> = { in: 'query', read: readExpand, absent: () => undefined };
+export const FALLBACK: Parameter<Fallback | undefined> = { in: 'query', read: readFallback, absent: () => undefined };
+export const AMOUNT: Parameter<string | undefined> = { in: 'query', read: readAmount, absent: () => undefined };
 
 /** Most days one time series covers, both ends included: a leap year. */
 export const MAX_SERIES_DAYS = 366;
 export const SERIES_FORMATS = ['json', 'csv'] as const;
 export type SeriesFormat = (typeof SERIES_FORMATS)[number];
 
-function readSeriesFormat(raw: string): SeriesFormat {
+export function readSeriesFormat(raw: string): SeriesFormat {
   if (!(SERIES_FORMATS as readonly string[]).includes(raw)) {
     throw new InvalidParameterError('format', "The parameter 'format' must be 'json' or 'csv'.");
   }
   return raw as SeriesFormat;
 }
 
-const TIMESERIES_CODES = HISTORY_CODES;
-const SERIES_FORMAT = {
+export const SERIES_FORMAT: Parameter<SeriesFormat | undefined> = {
   in: 'query',
   read: readSeriesFormat,
   absent: () => undefined,
-} satisfies Parameter<SeriesFormat | undefined>;
-
-/**
- * `from`/`to` (withdrawn codes included), `start` and `end` (both required, judged against `today`, UTC) and the
- * optional `format` of GET /rates/timeseries, checked together; then the range itself: `start` after `end`, or
- * more than MAX_SERIES_DAYS days, is a 400 (after every single parameter is known to be well-formed).
- */
-export function readTimeseriesInput(
-  request: RawParameters,
-  today: string,
-): { from: string; to: string; start: string; end: string; format: SeriesFormat | undefined } {
-  const range = {
-    start: { in: 'query', read: (raw: string) => readDay(raw, today, 'start') } satisfies Parameter<string>,
-    end: { in: 'query', read: (raw: string) => readDay(raw, today, 'end') } satisfies Parameter<string>,
-  };
-  const checkRange = ({ start, end }: { start: string; end: string }) => {
-    if (start > end) throw new InvalidParameterError('start', `The start ${start} is after the end ${end}.`);
-    const days = daysInclusive(start, end);
-    if (days > MAX_SERIES_DAYS) {
-      throw new InvalidParameterError(
-        'end',
-        `The range from ${start} to ${end} covers ${days} days; at most ${MAX_SERIES_DAYS} are allowed.`,
-      );
-    }
-  };
-  try {
-    const input = readAll({ ...TIMESERIES_CODES, ...range, format: SERIES_FORMAT }, request);
-    checkRange(input);
-    return input;
-  } catch (error) {
-    // A range that is malformed as a whole is a 400 too, and outranks an unsupported currency (422).
-    if (error instanceof ApiError && error.status > 400) checkRange(readAll(range, request));
-    throw error;
-  }
-}
+};
 
 // --- the API reference ----------------------------------------------------------------------------------------
-// What api-docs/ renders into the OpenAPI document, beside the specs it describes. Plain data that no reader
-// reaches, made by one pure-annotated call: a function's bundle leaves all of it out.
+// What api-docs/ renders into the OpenAPI document. Each route's module joins its parameters to their docs in its
+// `docs()`, which no function calls: a function's bundle leaves all of it out.
 
 /** A parameter as the API reference sees it: where it is read, whether it has a value when absent, its doc. */
 export interface DocumentedParameter {
@@ -367,7 +247,7 @@ export interface DocumentedParameter {
 }
 
 /** Joins each spec of a route, in reading order, to its doc; the type makes every spec have one. */
-function documented<P extends Record<string, Pick<Parameter<unknown>, 'in' | 'absent'>>>(
+export function documented<P extends Record<string, Pick<Parameter<unknown>, 'in' | 'absent'>>>(
   specs: P,
   docs: { readonly [K in keyof P]: ParameterDoc },
 ): Readonly<Record<string, DocumentedParameter>> {
@@ -379,154 +259,3 @@ function documented<P extends Record<string, Pick<Parameter<unknown>, 'in' | 'ab
     ]),
   );
 }
-
-function routeParameters(): Readonly<Record<RouteId, Readonly<Record<string, DocumentedParameter>>>> {
-  const codeRule = 'ISO 4217 code, case-insensitive (upper-cased before use).';
-  const withdrawnRule = 'Withdrawn codes (e.g. `CYP`, `HRK`) are accepted for the days they have data.';
-  const currencyDoc = (description: string, example: string, fallback?: string): ParameterDoc => ({
-    description: `${description} ${codeRule}`,
-    schema: {
-      type: 'string',
-      pattern: '^[A-Za-z]{3}$',
-      maxLength: MAX_PARAMETER_LENGTH,
-      ...(fallback === undefined ? {} : { default: fallback }),
-    },
-    example,
-    errors: ['unsupported-currency'],
-  });
-  const locale: ParameterDoc = {
-    description: 'Language of the currency names, case-sensitive.',
-    schema: { type: 'string', enum: LOCALES, default: DEFAULT_LOCALE, maxLength: MAX_PARAMETER_LENGTH },
-    example: 'de',
-    errors: ['unsupported-locale'],
-  };
-  const expand: ParameterDoc = {
-    description:
-      '`sources` adds `sources`: each currency involved (except EUR) to the upstream source of its quote against ' +
-      'the euro, `ecb` or `currency-api`. EUR has no entry: it is the pivot both sources quote against. Any other ' +
-      'value, empty included, is `invalid-parameter`.',
-    schema: { type: 'string', enum: ['sources'], maxLength: MAX_PARAMETER_LENGTH },
-    example: 'sources',
-    errors: [],
-  };
-  return {
-    latest: documented(LATEST, {
-      base: currencyDoc('The currency every rate is quoted against.', 'USD', DEFAULT_BASE),
-      expand,
-    }),
-    pair: documented(PAIR, {
-      from: currencyDoc('The currency converted from.', 'USD'),
-      to: currencyDoc('The currency converted to.', 'JPY'),
-      amount: {
-        description:
-          'An amount of `from` to convert: a plain decimal (digits, optionally `.` and fraction digits; no sign, ' +
-          'exponent, separators or spaces), greater than 0 and less than 1000000000000.',
-        schema: { type: 'string', pattern: AMOUNT_PATTERN.source, maxLength: MAX_PARAMETER_LENGTH },
-        example: '250',
-        errors: ['invalid-amount'],
-      },
-      expand,
-    }),
-    // The date's reader is built per request; here it is described by where it is read.
-    history: documented(
-      { ...HISTORY_CODES, date: { in: 'path' }, fallback: FALLBACK, expand: EXPAND },
-      {
-        from: currencyDoc(`The base currency. ${withdrawnRule}`, 'USD'),
-        to: currencyDoc(`The target currency. ${withdrawnRule}`, 'CHF'),
-        date: {
-          description: 'The day, `YYYY-MM-DD`: a real calendar day, not after today (UTC).',
-          schema: { type: 'string', format: 'date', pattern: DAY_PATTERN.source, maxLength: MAX_PARAMETER_LENGTH },
-          example: '2026-04-13',
-          errors: ['invalid-date'],
-        },
-        fallback: {
-          description:
-            'What to serve for a day without a rate for the pair. Absent: 404 `no-data-available`. `previous`: the ' +
-            'nearest earlier day that has one, at most 7 days back (`effective_date` names it; `date` stays the ' +
-            'requested day); nothing within 7 days is still 404 `no-data-available`. The ECB publishes reference ' +
-            'rates on TARGET business days only (not Saturdays, Sundays, 1 January, Good Friday, Easter Monday, ' +
-            '1 May, 25 and 26 December), so its currencies have no rate on those days; currency-api publishes ' +
-            'daily. Plan rules apply to the requested date. Any other value, empty included, is ' +
-            '`invalid-parameter`.',
-          schema: { type: 'string', enum: ['previous'], maxLength: MAX_PARAMETER_LENGTH },
-          example: 'previous',
-          errors: [],
-        },
-        expand,
-      },
-    ),
-    convert: documented(CONVERT, {
-      from: currencyDoc('The currency converted from.', 'USD'),
-      to: {
-        description:
-          `The currencies converted to: 1 to ${MAX_CONVERT_TARGETS} distinct ISO 4217 codes, case-insensitive, ` +
-          'separated by commas without spaces; the results come in this order. An empty item, a code listed twice ' +
-          `or more than ${MAX_CONVERT_TARGETS} items is \`invalid-parameter\`, an unsupported code ` +
-          '`unsupported-currency`; the message names the item.',
-        schema: {
-          type: 'string',
-          pattern: `^[A-Za-z]{3}(,[A-Za-z]{3}){0,${MAX_CONVERT_TARGETS - 1}}$`,
-          maxLength: MAX_TARGET_LIST_LENGTH,
-        },
-        example: 'EUR,JPY,GBP',
-        errors: ['unsupported-currency'],
-      },
-      amount: {
-        description:
-          'An amount of `from` to convert into each target, with the same rules as the pair endpoint: a plain ' +
-          'decimal greater than 0 and less than 1000000000000. Without it, only the rates are returned.',
-        schema: { type: 'string', pattern: AMOUNT_PATTERN.source, maxLength: MAX_PARAMETER_LENGTH },
-        example: '250',
-        errors: ['invalid-amount'],
-      },
-    }),
-    currencies: documented(CURRENCIES, { locale }),
-    enriched: documented(ENRICHED, {
-      from: currencyDoc("The currency of the pair's base.", 'EUR'),
-      to: currencyDoc("The currency of the pair's target.", 'GBP'),
-      locale,
-      expand,
-    }),
-    quota: {},
-    // start and end are built per request (they depend on the day); here they are described by where they are read.
-    timeseries: documented(
-      { ...TIMESERIES_CODES, start: { in: 'query' }, end: { in: 'query' }, format: SERIES_FORMAT },
-      {
-        from: currencyDoc(`The base currency. ${withdrawnRule}`, 'USD'),
-        to: currencyDoc(`The target currency. ${withdrawnRule}`, 'JPY'),
-        start: {
-          description:
-            'The first day of the range, `YYYY-MM-DD`: a real calendar day, not after today (UTC), and not after ' +
-            '`end` (else `invalid-parameter`).',
-          schema: { type: 'string', format: 'date', pattern: DAY_PATTERN.source, maxLength: MAX_PARAMETER_LENGTH },
-          example: '2025-10-01',
-          errors: ['invalid-date'],
-        },
-        end: {
-          description:
-            `The last day of the range, \`YYYY-MM-DD\`, not after today (UTC). At most ${MAX_SERIES_DAYS} days ` +
-            'from `start` to `end`, both included (a leap year); a longer range is `invalid-parameter`.',
-          schema: { type: 'string', format: 'date', pattern: DAY_PATTERN.source, maxLength: MAX_PARAMETER_LENGTH },
-          example: '2026-09-29',
-          errors: ['invalid-date'],
-        },
-        format: {
-          description:
-            '`json` (the envelope) or `csv` (`date,rate` rows after a header line, CRLF line ends, as an ' +
-            'attachment). Without it, `Accept: text/csv` asks for CSV; given, it wins over `Accept`. Any other ' +
-            'value is `invalid-parameter`. Errors are JSON either way.',
-          schema: { type: 'string', enum: SERIES_FORMATS, maxLength: MAX_PARAMETER_LENGTH },
-          example: 'json',
-          errors: [],
-        },
-      },
-    ),
-    sources: {},
-  };
-}
-
-/**
- * Every route's parameters, in reading order, for the API reference (api-docs/): the readers' own specs (where
- * each is read, its value when absent) with their docs. Only the reference reads it.
- */
-export const ROUTE_PARAMETERS = /* @__PURE__ */ routeParameters();

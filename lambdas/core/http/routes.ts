@@ -1,11 +1,15 @@
 /**
  * The route registry: the one list of endpoints. Everything else about a route is derived from its entry: the
  * CDK API's resources and methods, the route's function, bundle and table grants (lib/bundling.ts, lib/api.ts),
- * the local gateway's wiring (local-server/service.ts) and the OpenAPI document. Plain data with no imports, so
- * every bundle can read it without pulling in any endpoint.
+ * the local gateway's wiring (local-server/service.ts) and the OpenAPI document. Plain data; its one import is the
+ * import-free path matcher, so every bundle can read it without pulling in any endpoint.
  *
- * Adding an endpoint: one entry here, its module `lambdas/core/endpoints/<id>.ts` exporting `endpoint`, its tests.
+ * Adding an endpoint: one entry here, and its module `lambdas/core/endpoints/<id>.ts`, which exports `endpoint` and
+ * `docs()` (its parameters with their docs, refusals, response schema and example) and is listed in
+ * `lambdas/core/endpoints/route-modules.ts`; its tests.
  */
+import { type PathMatch, pathMatcher } from './path-matcher';
+
 export type RouteId =
   | 'latest'
   | 'pair'
@@ -153,40 +157,13 @@ export const ROUTES: readonly RouteDefinition[] = [
 /** Error responses, from the gateway or a function, are never cached. */
 export const ERROR_CACHE_CONTROL = 'no-store';
 
-export interface RouteMatch {
-  route: RouteDefinition;
-  pathParameters: Record<string, string>;
-}
+export type RouteMatch = PathMatch<RouteDefinition>;
 
-// Pure-annotated: only the authorizer and the local gateway match paths; the endpoints leave this out.
-const compiled = /* @__PURE__ */ ROUTES.map((route) => {
-  const names: string[] = [];
-  const pattern = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { route, names, regex: new RegExp(`^${pattern}$`) };
-});
-
-/** Matches a resource path (below `/v1`) as API Gateway does: one segment per `{param}`, URL-decoded. */
-export function matchRoute(resourcePath: string): RouteMatch | undefined {
-  for (const { route, names, regex } of compiled) {
-    const m = regex.exec(resourcePath);
-    if (!m) continue;
-    const pathParameters: Record<string, string> = {};
-    let ok = true;
-    names.forEach((name, i) => {
-      const raw = m[i + 1] ?? '';
-      try {
-        pathParameters[name] = decodeURIComponent(raw);
-      } catch {
-        ok = false;
-      }
-    });
-    if (ok) return { route, pathParameters };
-  }
-  return undefined;
-}
+/**
+ * Matches a resource path (below `/v1`) as API Gateway does: one segment per `{param}`, URL-decoded. Pure-annotated:
+ * only the authorizer and the local gateway match paths; the endpoints leave this out.
+ */
+export const matchRoute: (resourcePath: string) => RouteMatch | undefined = /* @__PURE__ */ pathMatcher(ROUTES);
 
 export function routeById(id: RouteId): RouteDefinition {
   const route = ROUTES.find((r) => r.id === id);

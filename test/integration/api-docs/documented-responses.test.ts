@@ -1,5 +1,6 @@
 import { bodyValidator, type DocumentedOutcome, documentedOutcomes, outcomeKey } from '../../../api-docs/inspect';
 import { buildOpenApiDocument, type HeaderObject, type ResponseObject } from '../../../api-docs/openapi';
+import { ROUTE_PARAMETERS } from '../../../api-docs/schemas-public';
 import { KEY_CREATION_LIMIT } from '../../../lambdas/core/dashboard/deps';
 import { ERROR_CATALOG, type ErrorCode } from '../../../lambdas/core/domain/errors';
 import {
@@ -8,7 +9,6 @@ import {
   DASHBOARD_ROUTES,
   matchDashboardRoute,
 } from '../../../lambdas/core/http/dashboard-routes';
-import { ROUTE_PARAMETERS } from '../../../lambdas/core/http/parameters';
 import { matchRoute, ROUTES, type RouteDefinition } from '../../../lambdas/core/http/routes';
 import { type ApiReply, startTestApi, type TestApi } from '../../support/api-service';
 import { signUpAndSignIn } from '../../support/dashboard';

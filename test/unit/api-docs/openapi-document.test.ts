@@ -13,10 +13,10 @@ import {
   SECURITY_SCHEME,
 } from '../../../api-docs/openapi';
 import { successSchemaName } from '../../../api-docs/schemas';
+import { ROUTE_PARAMETERS } from '../../../api-docs/schemas-public';
 import { KEY_CREATION_LIMIT } from '../../../lambdas/core/dashboard/deps';
 import { ERROR_CATALOG } from '../../../lambdas/core/domain/errors';
 import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES } from '../../../lambdas/core/http/dashboard-routes';
-import { ROUTE_PARAMETERS } from '../../../lambdas/core/http/parameters';
 import { ROUTES, routeById } from '../../../lambdas/core/http/routes';
 import { loadAccountInput } from '../../../lambdas/core/store/account-input-loader';
 import { AccountsStore, InvalidAccountInputError } from '../../../lambdas/core/store/accounts-store';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { catalogCodes, isActiveCode } from '../../../lambdas/core/domain/currencies';
 import { ApiError } from '../../../lambdas/core/domain/errors';
-import { MAX_CONVERT_TARGETS, readConvertInput, readTargetList } from '../../../lambdas/core/http/parameters';
+import { readConvertInput } from '../../../lambdas/core/endpoints/convert';
+import { MAX_CONVERT_TARGETS, readTargetList } from '../../../lambdas/core/http/parameters';
 import { refusal } from '../../support/refusal';
 
 const convert = (from: string, query: Record<string, unknown>) => readConvertInput({ path: { from }, query });

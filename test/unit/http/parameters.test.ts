@@ -1,13 +1,10 @@
 import fc from 'fast-check';
-import {
-  MAX_PARAMETER_LENGTH,
-  readAmount,
-  readEnrichedInput,
-  readHistoryInput,
-  readLatestQuery,
-  readLocaleQuery,
-  readPairInput,
-} from '../../../lambdas/core/http/parameters';
+import { readLocaleQuery } from '../../../lambdas/core/endpoints/currencies';
+import { readEnrichedInput } from '../../../lambdas/core/endpoints/enriched';
+import { readHistoryInput } from '../../../lambdas/core/endpoints/history';
+import { readLatestQuery } from '../../../lambdas/core/endpoints/latest';
+import { readPairInput } from '../../../lambdas/core/endpoints/pair';
+import { MAX_PARAMETER_LENGTH, readAmount } from '../../../lambdas/core/http/parameters';
 import { refusal } from '../../support/refusal';
 
 const TODAY = '2026-11-22';

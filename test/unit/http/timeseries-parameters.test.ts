@@ -1,5 +1,6 @@
 import { ApiError } from '../../../lambdas/core/domain/errors';
-import { readDay, readTimeseriesInput } from '../../../lambdas/core/http/parameters';
+import { readTimeseriesInput } from '../../../lambdas/core/endpoints/timeseries';
+import { readDay } from '../../../lambdas/core/http/parameters';
 
 const TODAY = '2026-09-30';
 const read = (path: Record<string, string>, query: Record<string, string>) =>
