@@ -5,13 +5,14 @@ import { randomBytes } from 'node:crypto';
  * digit for digit (999999999999.999999 has no binary double), so they travel as RawNumber and are spliced
  * into the text unquoted. The splice marker is random per process, so no client-supplied string can forge it.
  */
+// Why: docs/clever-parts.md#exact-decimals-in-json
 interface Marker {
   raw: string;
   escaped: string;
   pattern: RegExp;
 }
 
-// Drawn when the first RawNumber is made: most functions never make one, and the first draw costs ~0.25 ms.
+// Drawn when the first RawNumber is made: most functions never make one.
 let marker: Marker | undefined;
 
 function drawMarker(): Marker {

@@ -2,8 +2,7 @@
  * How the endpoints read their path and query parameters into values or refuse them with the documented errors
  * (openapi.json): the value readers and the parameters several routes share. Each route declares its own set, with
  * each parameter's documentation, in its module (lambdas/core/endpoints/<id>.ts) and reads it with `readAll`.
- * Hand-written rather than schemas: zod/mini cost every endpoint's cold start 1.5 to 4 ms and 31 KB, valibot 6 KB
- * with no less code, for a handful of string checks.
+ * Hand-written rather than schemas, for a handful of string checks: docs/clever-parts.md#measured-and-left-alone.
  */
 import { isActiveCode, isCatalogCode, LOCALES, type Locale } from '../domain/currencies';
 import { parseDay } from '../domain/dates';
