@@ -1,0 +1,137 @@
+/** The Lambda side of the local gateway: the request target as it decides on it, and the events and context it sends. */
+import type { APIGatewayAuthorizerResult, Context } from 'aws-lambda';
+import { headerValue } from '../lambdas/core/http/headers';
+
+export interface GatewayRequest {
+  method: string;
+  /** Raw request target: path plus query string, as received. */
+  url: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  sourceIp?: string;
+  /** The body, read only for the dashboard API, whose routes take JSON. */
+  body?: string;
+}
+
+/**
+ * The request target, parsed once for everything the gateway decides (whether it reads a body, which page or route
+ * answers): dot segments removed as RFC 3986 5.2.4 removes them, their percent-encoded spellings too, and `\` read
+ * as `/` as WHATWG URL parsing does; undefined when it is not a URL. CloudFront documents that it normalizes paths
+ * this way before it picks a cache behaviour, so `/v1/../api/keys` is a request to the dashboard API there; only a
+ * hand-built request carries dot segments (browsers, fetch and curl remove them), and here it gets the answer its
+ * normalized path gets. A path starting `//` stays a path (`new URL` alone would read its first segment as a host).
+ */
+export function requestTarget(raw: string): URL | undefined {
+  try {
+    return new URL(raw.startsWith('/') ? `http://local.invalid${raw}` : raw, 'http://local.invalid');
+  } catch {
+    return undefined;
+  }
+}
+
+export function lambdaContext(name: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 29_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** Client-chosen names (`__proto__`, `constructor`) must stay plain keys: collected in a Map, then copied. */
+function parseQuery(search: URLSearchParams) {
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of search) multi.set(name, [...(multi.get(name) ?? []), value]);
+  if (multi.size === 0) return { single: null, multi: null };
+  // API Gateway's single-value map keeps the last value of a repeated parameter.
+  const single = Object.fromEntries([...multi].map(([name, values]) => [name, values.at(-1) as string]));
+  return { single, multi: Object.fromEntries(multi) };
+}
+
+function flattenHeaders(headers: GatewayRequest['headers']) {
+  const entries = Object.entries(headers).flatMap(([name, value]) =>
+    value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]] as const],
+  );
+  return {
+    single: Object.fromEntries(entries.map(([name, values]) => [name, values.at(-1) ?? ''])),
+    multi: Object.fromEntries(entries),
+  };
+}
+
+/** A matched route as both registries describe it. */
+interface MatchedRoute {
+  route: { id: string; path: string };
+  pathParameters: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a proxy integration (and a REQUEST authorizer) receives about a request: the fields of the event, and the
+ * `requestContext` without its `authorizer`.
+ */
+export function describeRequest(
+  request: GatewayRequest,
+  url: URL,
+  match: MatchedRoute,
+  api: { accountId: string; apiId: string; stage: string; requestId: string },
+) {
+  const { single: headers, multi: multiValueHeaders } = flattenHeaders(request.headers);
+  const { single: query, multi: multiQuery } = parseQuery(url.searchParams);
+  const event = {
+    resource: match.route.path,
+    path: url.pathname,
+    httpMethod: request.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: query,
+    multiValueQueryStringParameters: multiQuery,
+    pathParameters: match.pathParameters,
+    stageVariables: null,
+  };
+  const requestContext = {
+    ...api,
+    httpMethod: request.method,
+    path: url.pathname,
+    resourcePath: match.route.path,
+    resourceId: match.route.id,
+    protocol: 'HTTP/1.1',
+    requestTimeEpoch: Date.now(),
+    identity: { sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: headerValue(headers, 'user-agent') ?? null },
+  };
+  return { event, requestContext };
+}
+
+/** API Gateway's wildcard matching of policy resources against the method ARN. */
+function resourceMatches(pattern: string, arn: string): boolean {
+  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('.*')}$`).test(arn);
+}
+
+export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  let allowed = false;
+  for (const statement of result.policyDocument?.Statement ?? []) {
+    const s = statement as { Effect?: string; Action?: string | string[]; Resource?: string | string[] };
+    const actions = ([] as string[]).concat(s.Action ?? []);
+    if (!actions.some((a) => a === 'execute-api:Invoke' || a === '*' || a === 'execute-api:*')) continue;
+    const resources = ([] as string[]).concat(s.Resource ?? []);
+    if (!resources.some((r) => resourceMatches(r, methodArn))) continue;
+    if (s.Effect === 'Deny') return false;
+    if (s.Effect === 'Allow') allowed = true;
+  }
+  return allowed;
+}
+
+/** API Gateway passes authorizer context values to the integration as strings. */
+export function stringifyContext(context: APIGatewayAuthorizerResult['context']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(context ?? {})) {
+    if (value !== undefined && value !== null) out[key] = String(value);
+  }
+  return out;
+}
