@@ -101,9 +101,10 @@ function holderRuns(record: ServerRecord): boolean {
 /** Data directories this process holds (absolute paths): a lock with this process's id is ours only if listed. */
 const heldHere = new Set<string>();
 
-function parseRecord(text: string): ServerRecord | undefined {
+/** The record in a lock or registry file; undefined when it is missing or not one. */
+function readRecord(file: string): ServerRecord | undefined {
   try {
-    const value = JSON.parse(text) as Partial<ServerRecord>;
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<ServerRecord>;
     if (typeof value.pid !== 'number' || typeof value.dataDir !== 'string') return undefined;
     return {
       pid: value.pid,
@@ -120,11 +121,7 @@ function parseRecord(text: string): ServerRecord | undefined {
 
 /** The record in a data directory's lock file, whether or not its process still runs; undefined without one. */
 export function readLock(dataDir: string): ServerRecord | undefined {
-  try {
-    return parseRecord(readFileSync(join(dataDir, LOCK_FILE), 'utf8'));
-  } catch {
-    return undefined;
-  }
+  return readRecord(join(dataDir, LOCK_FILE));
 }
 
 /**
@@ -206,13 +203,7 @@ function removeStale(path: string, judged: ServerRecord | undefined): void {
     throw error;
   }
   try {
-    let moved: ServerRecord | undefined;
-    try {
-      moved = parseRecord(readFileSync(aside, 'utf8'));
-    } catch {
-      moved = undefined;
-    }
-    if (!sameRecord(moved, judged)) {
+    if (!sameRecord(readRecord(aside), judged)) {
       try {
         linkSync(aside, path);
       } catch {
@@ -296,12 +287,7 @@ export function runningServers(): ServerRecord[] {
   const servers: ServerRecord[] = [];
   for (const name of names) {
     const file = join(registryDir(), name);
-    let record: ServerRecord | undefined;
-    try {
-      record = parseRecord(readFileSync(file, 'utf8'));
-    } catch {
-      record = undefined;
-    }
+    const record = readRecord(file);
     if (record && isProcessAlive(record.pid) && lockHolder(record.dataDir)?.pid === record.pid) servers.push(record);
     else rmSync(file, { force: true });
   }
