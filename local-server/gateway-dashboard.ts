@@ -7,8 +7,14 @@ import {
 import { DASHBOARD_GATEWAY_RESPONSES, type GatewayResponseType } from '../lambdas/core/http/gateway-responses';
 import { headerValue } from '../lambdas/core/http/headers';
 import type { LocalDashboardOptions } from './gateway';
-import { describeRequest, type GatewayRequest, lambdaContext } from './gateway-events';
-import { type GatewayReply, proxyReply, renderGateway } from './gateway-replies';
+import {
+  describeRequest,
+  type GatewayReply,
+  type GatewayRequest,
+  lambdaContext,
+  proxyReply,
+  renderGateway,
+} from './gateway-events';
 
 export function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_BASE_PATH || path.startsWith(`${DASHBOARD_BASE_PATH}/`);

@@ -1,6 +1,20 @@
-/** The Lambda side of the local gateway: the request target as it decides on it, and the events and context it sends. */
-import type { APIGatewayAuthorizerResult, Context } from 'aws-lambda';
+/**
+ * What passes between the local gateway and the functions: the request target as the gateway decides on it, the
+ * events and context it sends, the authorizer's verdict, and the replies, its own rendered from the table the CDK
+ * stack deploys.
+ */
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { DashboardRouteMatch } from '../lambdas/core/http/dashboard-routes';
+import {
+  GATEWAY_RESPONSES,
+  type GatewayResponseDefinition,
+  type GatewayResponseType,
+  gatewayResponse,
+  gatewayResponseHeaders,
+  renderGatewayTemplate,
+} from '../lambdas/core/http/gateway-responses';
 import { headerValue } from '../lambdas/core/http/headers';
+import type { RouteMatch } from '../lambdas/core/http/routes';
 
 export interface GatewayRequest {
   method: string;
@@ -65,12 +79,6 @@ function flattenHeaders(headers: GatewayRequest['headers']) {
   };
 }
 
-/** A matched route as both registries describe it. */
-interface MatchedRoute {
-  route: { id: string; path: string };
-  pathParameters: Readonly<Record<string, string>>;
-}
-
 /**
  * What a proxy integration (and a REQUEST authorizer) receives about a request: the fields of the event, and the
  * `requestContext` without its `authorizer`.
@@ -78,7 +86,7 @@ interface MatchedRoute {
 export function describeRequest(
   request: GatewayRequest,
   url: URL,
-  match: MatchedRoute,
+  match: RouteMatch | DashboardRouteMatch,
   api: { accountId: string; apiId: string; stage: string; requestId: string },
 ) {
   const { single: headers, multi: multiValueHeaders } = flattenHeaders(request.headers);
@@ -134,4 +142,44 @@ export function stringifyContext(context: APIGatewayAuthorizerResult['context'])
     if (value !== undefined && value !== null) out[key] = String(value);
   }
   return out;
+}
+
+export interface GatewayReply {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function renderDefinition(
+  definition: GatewayResponseDefinition,
+  requestId: string,
+  authorizer: Record<string, string> = {},
+): GatewayReply {
+  const context: Record<string, string> = { requestId };
+  for (const [key, value] of Object.entries(authorizer)) context[`authorizer.${key}`] = value;
+  const headers: Record<string, string> = {};
+  for (const [name, expression] of Object.entries(gatewayResponseHeaders(definition))) {
+    headers[name] = expression.startsWith("'")
+      ? expression.slice(1, -1)
+      : (context[expression.replace(/^context\./, '')] ?? '');
+  }
+  // The DEFAULT_* rows keep the status of the failure; locally that is a function failing: 500.
+  const statusCode = definition.status ?? 500;
+  return { statusCode, headers, body: renderGatewayTemplate(definition.template, context) };
+}
+
+export function renderGateway(
+  type: GatewayResponseType,
+  requestId: string,
+  authorizer: Record<string, string> = {},
+  table: readonly GatewayResponseDefinition[] = GATEWAY_RESPONSES,
+): GatewayReply {
+  return renderDefinition(gatewayResponse(type, table), requestId, authorizer);
+}
+
+/** A proxy integration's answer as the gateway sends it on: header values as strings, no body as empty. */
+export function proxyReply(result: APIGatewayProxyResult): GatewayReply {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  return { statusCode: result.statusCode, headers, body: result.body ?? '' };
 }

@@ -2,13 +2,17 @@
  * The local gateway on a Node HTTP server: the request listener, the files it serves encoded, and its answers to
  * what Node's HTTP layer handles before (or instead of) a request listener, all in the envelope with a request id.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { TOO_MANY_HEADERS_RESPONSE } from '../lambdas/core/http/gateway-responses';
 import type { StaticPage } from './gateway';
-import { type GatewayRequest, requestTarget } from './gateway-events';
-import { type GatewayReply, renderDefinition, renderGateway } from './gateway-replies';
+import {
+  type GatewayReply,
+  type GatewayRequest,
+  renderDefinition,
+  renderGateway,
+  requestTarget,
+} from './gateway-events';
 import type { createStaticEncoder, StaticReply } from './static-encoding';
 
 /**
@@ -67,8 +71,19 @@ function refusal(req: IncomingMessage, requestId: string): GatewayReply | undefi
   return undefined;
 }
 
+/** The gateway's listeners for Node's server events (attachLocalGateway). */
+export function httpSide(core: GatewayCore) {
+  return {
+    listener: (req: IncomingMessage, res: ServerResponse) => listener(core, req, res),
+    clientError: (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
+      clientError(core, error, socket),
+    connect: (_req: IncomingMessage, socket: Duplex) => connect(core, socket),
+    checkExpectation: (req: IncomingMessage, res: ServerResponse) => checkExpectation(core, req, res),
+  };
+}
+
 /** A larger body than the path takes is refused unread; oversized headers are refused by Node (see clientError). */
-export async function listener(core: GatewayCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function listener(core: GatewayCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const raw = req.url ?? '/';
   const method = req.method ?? 'GET';
   const refused = refusal(req, core.newRequestId());
@@ -81,24 +96,15 @@ export async function listener(core: GatewayCore, req: IncomingMessage, res: Ser
   }
   const limit = refused || path === undefined ? undefined : core.bodyLimitAt(path);
   const body = limit === undefined ? '' : await readBody(req, limit);
+  const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
+  const request = { method, url: raw, headers: req.headers, sourceIp, ...(body === undefined ? {} : { body }) };
   const reply =
     refused ??
-    (await core
-      .route(
-        {
-          method,
-          url: raw,
-          headers: req.headers,
-          sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-          ...(body === undefined ? {} : { body }),
-        },
-        url,
-      )
-      .catch((error: unknown) => {
-        const requestId = core.newRequestId();
-        core.onError(error, requestId);
-        return renderGateway('DEFAULT_5XX', requestId);
-      }));
+    (await core.route(request, url).catch((error: unknown) => {
+      const requestId = core.newRequestId();
+      core.onError(error, requestId);
+      return renderGateway('DEFAULT_5XX', requestId);
+    }));
   res.writeHead(reply.statusCode, reply.headers);
   res.end(reply.statusCode === 304 ? undefined : reply.body);
   req.resume();
@@ -151,11 +157,7 @@ function isMethodToken(packet: Buffer | undefined): boolean {
  * well-formed token Node does not know, such as `FOO`) as any unknown method, 404 not-found; headers over Node's
  * size limit as a request too large; a request not finished in time as a 408; anything else as 400.
  */
-export function clientError(
-  core: GatewayCore,
-  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
-  socket: Duplex,
-): void {
+function clientError(core: GatewayCore, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -179,7 +181,7 @@ export function clientError(
  * CONNECT: Node hands the socket over (and, with no listener, closes it without a byte). API Gateway routes no
  * CONNECT method, so it is an unknown method: 404 not-found, and the connection closes.
  */
-export function connect(core: GatewayCore, socket: Duplex): void {
+function connect(core: GatewayCore, socket: Duplex): void {
   // Node has removed its own listeners from the socket: a reset by the client must not become an uncaught error.
   socket.on('error', () => socket.destroy());
   if (!socket.writable) {
@@ -190,7 +192,7 @@ export function connect(core: GatewayCore, socket: Duplex): void {
 }
 
 /** An `Expect` other than 100-continue: Node would answer a bare 417; the gateway answers it in the envelope. */
-export function checkExpectation(core: GatewayCore, req: IncomingMessage, res: ServerResponse): void {
+function checkExpectation(core: GatewayCore, req: IncomingMessage, res: ServerResponse): void {
   const reply = { ...renderGateway('DEFAULT_4XX', core.newRequestId()), statusCode: 417 };
   res.writeHead(reply.statusCode, reply.headers);
   res.end(reply.body);

@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -22,21 +21,16 @@ import { documentationPages } from './documentation-pages';
 import { handleDashboard, isDashboardPath } from './gateway-dashboard';
 import {
   describeRequest,
+  type GatewayReply,
   type GatewayRequest,
   lambdaContext,
   policyAllows,
+  proxyReply,
+  renderGateway,
   requestTarget,
   stringifyContext,
 } from './gateway-events';
-import {
-  checkExpectation,
-  clientError,
-  connect,
-  type GatewayCore,
-  listener,
-  MAX_REQUEST_HEADERS,
-} from './gateway-http';
-import { type GatewayReply, proxyReply, renderGateway } from './gateway-replies';
+import { type GatewayCore, httpSide, MAX_REQUEST_HEADERS } from './gateway-http';
 import { createStaticEncoder } from './static-encoding';
 
 export { DOCS_PATH, OPENAPI_PATH } from './documentation-pages';
@@ -91,12 +85,9 @@ export interface LocalGatewayOptions {
 /** The largest body the local gateway reads: the dashboard's routes read at most DASHBOARD_MAX_BODY_BYTES. */
 export const MAX_GATEWAY_BODY_BYTES = 16 * DASHBOARD_MAX_BODY_BYTES;
 
-/** The options with their defaults filled in. */
-interface Gateway extends Required<Omit<LocalGatewayOptions, 'dashboard' | 'requestId' | 'onError'>> {
+/** The options with their defaults filled in, and what the HTTP side needs. */
+interface Gateway extends GatewayCore, Required<Omit<LocalGatewayOptions, 'dashboard' | 'requestId' | 'onError'>> {
   dashboard: LocalDashboardOptions | undefined;
-  newRequestId: () => string;
-  onError: (error: unknown, requestId: string) => void;
-  pageAt(path: string): StaticPage | undefined;
 }
 
 export function createLocalGateway(options: LocalGatewayOptions) {
@@ -113,22 +104,13 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     region: options.region ?? 'local',
     onError: options.onError ?? (() => undefined),
     pageAt: (path) => documentation.get(path) ?? options.dashboard?.pages.get(path),
-  };
-  const core: GatewayCore = {
-    newRequestId: gateway.newRequestId,
-    onError: gateway.onError,
-    pageAt: gateway.pageAt,
-    bodyLimitAt: (path) => (gateway.dashboard && isDashboardPath(path) ? MAX_GATEWAY_BODY_BYTES : undefined),
+    bodyLimitAt: (path) => (options.dashboard && isDashboardPath(path) ? MAX_GATEWAY_BODY_BYTES : undefined),
     route: (request, url) => routeRequest(gateway, request, url),
     staticFiles: createStaticEncoder(),
   };
   return {
     handle: (request: GatewayRequest) => routeRequest(gateway, request, requestTarget(request.url)),
-    listener: (req: IncomingMessage, res: ServerResponse) => listener(core, req, res),
-    clientError: (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) =>
-      clientError(core, error, socket),
-    connect: (_req: IncomingMessage, socket: Duplex) => connect(core, socket),
-    checkExpectation: (req: IncomingMessage, res: ServerResponse) => checkExpectation(core, req, res),
+    ...httpSide(gateway),
     renderGateway,
   };
 }
