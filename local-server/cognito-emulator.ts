@@ -170,8 +170,8 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
   const poolFile = join(dir, POOL_FILE);
   const remembered = temporary ? undefined : readPoolFile(poolFile);
   const delivered: VerificationCode[] = [];
-
-  const deliver = async (destination: string, code: string | undefined) => {
+  const clock = options.clock ? { get: options.clock } : new DateClock();
+  const deliver = (destination: string, code: string | undefined) => {
     if (code === undefined) return;
     const entry = { at: clock.get().toISOString(), email: destination, code };
     delivered.push(entry);
@@ -181,53 +181,27 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
     }
     options.onCode?.(entry);
   };
-  const sender: MessageSender = {
-    sendEmail: (_ctx, _user, destination, message) => deliver(destination, message.__code),
-    sendSms: (_ctx, _user, destination, message) => deliver(destination, message.__code),
-  };
-
-  const logger = pino({ level: 'error', base: undefined }, pino.destination(2));
-  const ctx = { logger };
-  const clock = options.clock ? { get: options.clock } : new DateClock();
-  const dataStores = secretFreeDataStores(new StormDBDataStoreFactory(join(dir, 'db')));
-  const cognito = await new CognitoServiceFactoryImpl(
-    join(dir, 'db'),
-    dataStores,
-    new UserPoolServiceFactoryImpl(clock, dataStores),
-  ).create(ctx, { UsernameAttributes: ['email'] });
   // The issuer is the origin of the first start, known once the server listens; the generator reads this object
   // per token.
   const tokenConfig = { IssuerDomain: remembered?.issuerDomain ?? '' };
-  const services: Services = {
-    clock,
-    cognito,
-    config: {
-      LambdaClient: {},
-      TriggerFunctions: {},
-      UserPoolDefaults: { UsernameAttributes: ['email'] },
-      KMSConfig: {},
-      ServerConfig: { port: options.port ?? 0, hostname: host, development: false, https: false },
-      TokenConfig: tokenConfig,
-    } as unknown as Services['config'],
-    messages: new MessagesService(NO_TRIGGERS, new MessageDeliveryService(sender)),
-    otp,
-    tokenGenerator: new JwtTokenGenerator(clock, NO_TRIGGERS, tokenConfig),
-    triggers: NO_TRIGGERS,
-  };
-  const router = createRouter(services);
-
+  const serverConfig = { host, port: options.port ?? 0 };
+  const { services, logger, ctx } = await emulatorServices(dir, serverConfig, clock, tokenConfig, deliver);
+  const router = createRouter(services) as unknown as Parameters<typeof createServer>[0];
   const listen = (port: number) =>
-    createServer(router as unknown as Parameters<typeof createServer>[0], logger, {
-      port,
-      hostname: host,
-      https: false,
-    }).start() as Promise<Server>;
+    createServer(router, logger, { port, hostname: host, https: false }).start() as Promise<Server>;
   const wanted = options.port ?? remembered?.port ?? 0;
   const server = await listen(wanted).catch((error: unknown) => {
     // The remembered port taken by something else: a new one, and the page reloads its config to find it.
     if (options.port === undefined && wanted !== 0 && isAddressInUse(error)) return listen(0);
     throw error;
   });
+  const close = async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    if (temporary) rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const port = (server.address() as AddressInfo).port;
     const origin = `http://${host}:${port}`;
@@ -247,28 +221,58 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
       jwksUrl: `${origin}/${ids.userPoolId}/.well-known/jwks.json`,
       codesFile,
       codes: () => [...delivered],
-      close: async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        if (temporary) rmSync(dir, { recursive: true, force: true });
-      },
+      close,
     };
   } catch (error) {
-    server.close();
-    server.closeAllConnections();
-    if (temporary) rmSync(dir, { recursive: true, force: true });
+    await close();
     throw error;
   }
+}
+
+/** cognito-local's services, assembled: its stores in `dir` (holding no secrets), no triggers, codes to `deliver`. */
+async function emulatorServices(
+  dir: string,
+  server: { host: string; port: number },
+  clock: Services['clock'],
+  tokenConfig: { IssuerDomain: string },
+  deliver: (destination: string, code: string | undefined) => void,
+) {
+  const sender: MessageSender = {
+    sendEmail: async (_ctx, _user, destination, message) => deliver(destination, message.__code),
+    sendSms: async (_ctx, _user, destination, message) => deliver(destination, message.__code),
+  };
+  const logger = pino({ level: 'error', base: undefined }, pino.destination(2));
+  const ctx = { logger };
+  const dataStores = secretFreeDataStores(new StormDBDataStoreFactory(join(dir, 'db')));
+  const cognito = await new CognitoServiceFactoryImpl(
+    join(dir, 'db'),
+    dataStores,
+    new UserPoolServiceFactoryImpl(clock, dataStores),
+  ).create(ctx, { UsernameAttributes: ['email'] });
+  const services: Services = {
+    clock,
+    cognito,
+    config: {
+      LambdaClient: {},
+      TriggerFunctions: {},
+      UserPoolDefaults: { UsernameAttributes: ['email'] },
+      KMSConfig: {},
+      ServerConfig: { port: server.port, hostname: server.host, development: false, https: false },
+      TokenConfig: tokenConfig,
+    } as unknown as Services['config'],
+    messages: new MessagesService(NO_TRIGGERS, new MessageDeliveryService(sender)),
+    otp,
+    tokenGenerator: new JwtTokenGenerator(clock, NO_TRIGGERS, tokenConfig),
+    triggers: NO_TRIGGERS,
+  };
+  return { services, logger, ctx: ctx as RouteCtx };
 }
 
 /**
  * A data directory written before passwords were hashed still holds them, and refresh tokens, in clear: each user
  * is saved again through the secret-free store, which hashes both. Saving a user already clean changes nothing.
  */
-async function forgetStoredSecrets(services: Services, ctx: unknown, userPoolId: string): Promise<void> {
-  const routeCtx = ctx as RouteCtx;
-  const pool = await services.cognito.getUserPool(routeCtx, userPoolId);
-  for (const user of await pool.listUsers(routeCtx)) await pool.saveUser(routeCtx, user);
+async function forgetStoredSecrets(services: Services, ctx: RouteCtx, userPoolId: string): Promise<void> {
+  const pool = await services.cognito.getUserPool(ctx, userPoolId);
+  for (const user of await pool.listUsers(ctx)) await pool.saveUser(ctx, user);
 }

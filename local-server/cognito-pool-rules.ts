@@ -121,10 +121,9 @@ async function poolOf(services: Services, ctx: RouteCtx, request: Request): Prom
 }
 
 async function userNamed(services: Services, ctx: RouteCtx, request: Request, username: unknown) {
-  if (typeof username !== 'string' || username === '')
-    return { pool: await poolOf(services, ctx, request), user: null };
   const pool = await poolOf(services, ctx, request);
-  return { pool, user: await pool.getUserByUsername(ctx, username) };
+  const user = typeof username === 'string' && username !== '' ? await pool.getUserByUsername(ctx, username) : null;
+  return { pool, user };
 }
 
 /**
