@@ -1,6 +1,7 @@
 /**
- * What a synthesized cloud assembly (`cdk.out`) deploys, read from its manifest and templates: the public API's
- * routes and the Lambda function each invokes, the REQUEST authorizer, and the data stack's tables.
+ * What a synthesized cloud assembly (`cdk.out`) deploys, read from its manifest and templates: for each route of the
+ * public API, the Lambda function its method integrates (through the alias `live`) with its built asset, handler,
+ * environment and timeout; the REQUEST authorizer's identity source and function; the data stack's tables.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

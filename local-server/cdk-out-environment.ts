@@ -74,32 +74,18 @@ function resolveImport(name: string, ctx: ResolveContext): string {
  * Variables Lambda sets itself and refuses in a function's configuration; one in the template would fail the
  * deploy. https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
  */
-const LAMBDA_RESERVED_VARIABLES = [
-  '_HANDLER',
-  '_X_AMZN_TRACE_ID',
-  'AWS_DEFAULT_REGION',
-  'AWS_REGION',
-  'AWS_EXECUTION_ENV',
-  'AWS_LAMBDA_FUNCTION_NAME',
-  'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
-  'AWS_LAMBDA_FUNCTION_VERSION',
-  'AWS_LAMBDA_INITIALIZATION_TYPE',
-  'AWS_LAMBDA_LOG_GROUP_NAME',
-  'AWS_LAMBDA_LOG_STREAM_NAME',
-  'AWS_ACCESS_KEY',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-  'AWS_SESSION_TOKEN',
-  'AWS_LAMBDA_RUNTIME_API',
-  'LAMBDA_TASK_ROOT',
-  'LAMBDA_RUNTIME_DIR',
-] as const;
+const LAMBDA_RESERVED_VARIABLES = new Set(
+  `_HANDLER _X_AMZN_TRACE_ID AWS_DEFAULT_REGION AWS_REGION AWS_EXECUTION_ENV AWS_LAMBDA_FUNCTION_NAME
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE AWS_LAMBDA_FUNCTION_VERSION AWS_LAMBDA_INITIALIZATION_TYPE AWS_LAMBDA_LOG_GROUP_NAME
+  AWS_LAMBDA_LOG_STREAM_NAME AWS_ACCESS_KEY AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN
+  AWS_LAMBDA_RUNTIME_API LAMBDA_TASK_ROOT LAMBDA_RUNTIME_DIR`.split(/\s+/),
+);
 
 /** The template's environment of a function, every value resolved; one that cannot be fails, naming the variable. */
 export function resolveEnvironment(fn: TemplateFunction, ctx: ResolveContext): Record<string, string> {
   const resolved: Record<string, string> = {};
   for (const [name, value] of Object.entries(fn.environment)) {
-    if ((LAMBDA_RESERVED_VARIABLES as readonly string[]).includes(name)) {
+    if (LAMBDA_RESERVED_VARIABLES.has(name)) {
       throw new CdkOutError(`${fn.label}: environment variable ${name} is reserved by Lambda, which refuses it`);
     }
     if (name === DYNAMODB_ENDPOINT_ENV) {
