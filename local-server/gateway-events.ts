@@ -1,8 +1,4 @@
-/**
- * What passes between the local gateway and the functions: the request target as the gateway decides on it, the
- * events and context it sends, the authorizer's verdict, and the replies, its own rendered from the table the CDK
- * stack deploys.
- */
+/** What passes between the local gateway and the functions: request target, events, verdicts and replies. */
 import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { DashboardRouteMatch } from '../lambdas/core/http/dashboard-routes';
 import {

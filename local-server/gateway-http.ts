@@ -38,23 +38,17 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let done = false;
-    const finish = (value: string | undefined) => {
-      if (done) return;
-      done = true;
-      resolve(value);
-    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
+      if (size <= limit) chunks.push(chunk);
+      else {
         req.pause();
-        finish(undefined);
-        return;
+        resolve(undefined);
       }
-      chunks.push(chunk);
     });
-    req.on('end', () => finish(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => finish(undefined));
+    // The first settlement wins: an end or error after the limit was passed changes nothing.
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(undefined));
   });
 }
 
