@@ -268,16 +268,8 @@ async function resendConfirmationCode(services: Services, ctx: RouteCtx, request
   const email = attributeValue('email', user.Attributes);
   if (!email) throw new InvalidParameterError('User has no e-mail address to send a code to.');
   const code = services.otp();
-  await services.messages.deliver(
-    ctx,
-    'ResendCode',
-    clientId,
-    pool.options.Id,
-    user,
-    code,
-    undefined,
-    emailDelivery(email),
-  );
+  const to = emailDelivery(email);
+  await services.messages.deliver(ctx, 'ResendCode', clientId, pool.options.Id, user, code, undefined, to);
   await pool.saveUser(ctx, { ...user, ConfirmationCode: code, UserLastModifiedDate: services.clock.get() });
   return { CodeDeliveryDetails: emailDelivery(maskedAddress(email)) };
 }
@@ -318,16 +310,8 @@ async function updateEmail(services: Services, ctx: RouteCtx, request: Request, 
     UserLastModifiedDate: services.clock.get(),
   };
   await pool.saveUser(ctx, pending);
-  await services.messages.deliver(
-    ctx,
-    'UpdateUserAttribute',
-    null,
-    pool.options.Id,
-    pending,
-    code,
-    undefined,
-    emailDelivery(email),
-  );
+  const to = emailDelivery(email);
+  await services.messages.deliver(ctx, 'UpdateUserAttribute', null, pool.options.Id, pending, code, undefined, to);
   return { CodeDeliveryDetailsList: [emailDelivery(maskedAddress(email))] };
 }
 
