@@ -244,6 +244,56 @@ export function describeCdkOutApi(assembly: CloudAssemblyFiles, ids: StackIds = 
   const service = stackOf(assembly, ids.service, 'service');
   const data = stackOf(assembly, ids.data, 'data');
   const resources = resourcesOf(service);
+  const { apiId, methods } = registryApi(service);
+  let authorizerId: string | undefined;
+  const routes = new Map<RouteId, TemplateFunction>();
+  for (const route of ROUTES) {
+    const method = methods.find((m) => m.key === `${route.method} ${route.path}`);
+    if (!method) continue;
+    const what = `method ${method.id} (${method.key})`;
+    const integration = (method.props.Integration ?? {}) as Json;
+    if (integration.Type !== 'AWS_PROXY') {
+      throw new CdkOutError(`${what}: integration type ${String(integration.Type)}, not a Lambda proxy (AWS_PROXY)`);
+    }
+    const methodAuthorizer = refOf(method.props.AuthorizerId);
+    if (method.props.AuthorizationType !== 'CUSTOM' || methodAuthorizer === undefined) {
+      throw new CdkOutError(`${what}: not behind the REQUEST authorizer (AuthorizationType CUSTOM)`);
+    }
+    if (authorizerId !== undefined && authorizerId !== methodAuthorizer) {
+      throw new CdkOutError(`${what}: behind authorizer ${methodAuthorizer}, the other routes behind ${authorizerId}`);
+    }
+    authorizerId = methodAuthorizer;
+    const fn = invokedFunction(service, integration.Uri, what);
+    routes.set(route.id, templateFunction(assembly, service, fn, `route ${route.id}`));
+  }
+  const authorizer = requestAuthorizer(service, authorizerId);
+
+  const stage = Object.values(resources).find(
+    (resource) => resource.Type === 'AWS::ApiGateway::Stage' && refOf(resource.Properties?.RestApiId) === apiId,
+  )?.Properties?.StageName;
+  if (typeof stage !== 'string') throw new CdkOutError(`the RestApi ${apiId} of stack ${service.id} has no stage`);
+
+  const tables = Object.entries(resourcesOf(data))
+    .filter(([, resource]) => resource.Type === 'AWS::DynamoDB::Table')
+    .map(([logicalId, resource]) => ({ stack: data, logicalId, properties: resource.Properties ?? {} }));
+
+  return {
+    assembly,
+    service,
+    data,
+    stage,
+    routes,
+    authorizer: {
+      function: templateFunction(assembly, service, authorizer.functionId, 'authorizer'),
+      identityHeader: authorizer.identityHeader,
+    },
+    tables,
+  };
+}
+
+/** The RestApi of the service stack whose methods are the registry's routes, each named `<METHOD> <path>`. */
+function registryApi(service: AssemblyStack) {
+  const resources = resourcesOf(service);
   const methodsByApi = new Map<string, { id: string; key: string; props: Json }[]>();
   for (const [id, resource] of Object.entries(resources)) {
     if (resource.Type !== 'AWS::ApiGateway::Method') continue;
@@ -268,30 +318,12 @@ export function describeCdkOutApi(assembly: CloudAssemblyFiles, ids: StackIds = 
         `${extra.length > 0 ? `methods of no route: ${extra.join(', ')}` : ''}`,
     );
   }
+  return { apiId, methods };
+}
 
-  let authorizerId: string | undefined;
-  const routes = new Map<RouteId, TemplateFunction>();
-  for (const route of ROUTES) {
-    const method = methods.find((m) => m.key === `${route.method} ${route.path}`);
-    if (!method) continue;
-    const what = `method ${method.id} (${method.key})`;
-    const integration = (method.props.Integration ?? {}) as Json;
-    if (integration.Type !== 'AWS_PROXY') {
-      throw new CdkOutError(`${what}: integration type ${String(integration.Type)}, not a Lambda proxy (AWS_PROXY)`);
-    }
-    const methodAuthorizer = refOf(method.props.AuthorizerId);
-    if (method.props.AuthorizationType !== 'CUSTOM' || methodAuthorizer === undefined) {
-      throw new CdkOutError(`${what}: not behind the REQUEST authorizer (AuthorizationType CUSTOM)`);
-    }
-    if (authorizerId !== undefined && authorizerId !== methodAuthorizer) {
-      throw new CdkOutError(`${what}: behind authorizer ${methodAuthorizer}, the other routes behind ${authorizerId}`);
-    }
-    authorizerId = methodAuthorizer;
-    const fn = invokedFunction(service, integration.Uri, what);
-    routes.set(route.id, templateFunction(assembly, service, fn, `route ${route.id}`));
-  }
-
-  const authorizer = authorizerId === undefined ? undefined : resources[authorizerId];
+/** The REQUEST authorizer the routes are behind: its function, and the one header that is its identity source. */
+function requestAuthorizer(service: AssemblyStack, authorizerId: string | undefined) {
+  const authorizer = authorizerId === undefined ? undefined : resourcesOf(service)[authorizerId];
   if (authorizerId === undefined || authorizer?.Type !== 'AWS::ApiGateway::Authorizer') {
     throw new CdkOutError(`the routes' authorizer ${authorizerId} is not an AWS::ApiGateway::Authorizer of the stack`);
   }
@@ -307,27 +339,5 @@ export function describeCdkOutApi(assembly: CloudAssemblyFiles, ids: StackIds = 
   if (Number(authProps.AuthorizerResultTtlInSeconds ?? 300) !== 0) {
     throw new CdkOutError(`${what}: it caches its results, which the local gateway does not imitate`);
   }
-  const authorizerFunction = invokedFunction(service, authProps.AuthorizerUri, what);
-
-  const stage = Object.values(resources).find(
-    (resource) => resource.Type === 'AWS::ApiGateway::Stage' && refOf(resource.Properties?.RestApiId) === apiId,
-  )?.Properties?.StageName;
-  if (typeof stage !== 'string') throw new CdkOutError(`the RestApi ${apiId} of stack ${service.id} has no stage`);
-
-  const tables = Object.entries(resourcesOf(data))
-    .filter(([, resource]) => resource.Type === 'AWS::DynamoDB::Table')
-    .map(([logicalId, resource]) => ({ stack: data, logicalId, properties: resource.Properties ?? {} }));
-
-  return {
-    assembly,
-    service,
-    data,
-    stage,
-    routes,
-    authorizer: {
-      function: templateFunction(assembly, service, authorizerFunction, 'authorizer'),
-      identityHeader: identity[1],
-    },
-    tables,
-  };
+  return { functionId: invokedFunction(service, authProps.AuthorizerUri, what), identityHeader: identity[1] };
 }

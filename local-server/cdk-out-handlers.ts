@@ -1,12 +1,9 @@
 /**
- * The local gateway's second source of handlers: what a synthesized cloud assembly (`cdk.out`) would deploy, rather
- * than the TypeScript sources. Everything is read from the templates: for each route of the public API, the Lambda
- * function its method integrates (through the alias `live`), that function's built asset, handler, environment and
- * timeout; the REQUEST authorizer's identity source and function; the DynamoDB tables of the data stack with their
- * key schema and indexes. Each function runs in execution environments of its own (lambda-sandbox.ts) with exactly
- * the template's variables plus what Lambda sets, against tables created in DynamoDB Local from the template. So a
- * bundle that lacks a module, a handler name or an environment variable the code reads but the template does not
- * set fails here, before a deploy does.
+ * The local gateway's second source of handlers: what a synthesized cloud assembly (`cdk.out`) would deploy
+ * (cdk-out-assembly.ts), rather than the TypeScript sources. Each function runs in execution environments of its own
+ * (lambda-sandbox.ts) with exactly the template's variables plus what Lambda sets, against tables created in
+ * DynamoDB Local from the template. So a bundle that lacks a module, a handler name or an environment variable the
+ * code reads but the template does not set fails here, before a deploy does.
  */
 import { randomBytes } from 'node:crypto';
 import {
