@@ -2,7 +2,7 @@
  * A stand-in for API Gateway (REST) in front of the same handlers: route table matching, the REQUEST authorizer
  * with its identity source, policy evaluation, string context, Lambda proxy events, and gateway responses rendered
  * from the same table the CDK stack deploys. Beside the API it serves the reference (documentation-pages.ts) and,
- * given one, the account dashboard's page and API (gateway-dashboard.ts); gateway-http.ts puts it on a Node server.
+ * given one, the account dashboard's page and API; gateway-http.ts puts it on a Node server.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -13,12 +13,22 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { DASHBOARD_MAX_BODY_BYTES, type DashboardRouteId } from '../lambdas/core/http/dashboard-routes';
-import { DENY_CONTEXT_CODE, DENY_CONTEXT_MESSAGE } from '../lambdas/core/http/gateway-responses';
+import {
+  DASHBOARD_BASE_PATH,
+  DASHBOARD_MAX_BODY_BYTES,
+  DASHBOARD_TOKEN_HEADER,
+  type DashboardRouteId,
+  matchDashboardRoute,
+} from '../lambdas/core/http/dashboard-routes';
+import {
+  DASHBOARD_GATEWAY_RESPONSES,
+  DENY_CONTEXT_CODE,
+  DENY_CONTEXT_MESSAGE,
+  type GatewayResponseType,
+} from '../lambdas/core/http/gateway-responses';
 import { API_KEY_HEADER, headerValue } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, matchRoute, type RouteId, type RouteMatch } from '../lambdas/core/http/routes';
 import { documentationPages } from './documentation-pages';
-import { handleDashboard, isDashboardPath } from './gateway-dashboard';
 import {
   describeRequest,
   type GatewayReply,
@@ -127,8 +137,7 @@ async function routeRequest(gateway: Gateway, request: GatewayRequest, url: URL 
     return { statusCode, headers: { ...page.headers, 'X-Request-Id': requestId }, body: page.body };
   }
   if (gateway.dashboard && isDashboardPath(url.pathname)) {
-    const ids = { requestId, accountId: gateway.accountId };
-    return handleDashboard(gateway.dashboard, request, url, ids, gateway.onError);
+    return handleDashboard(gateway, gateway.dashboard, request, url, requestId);
   }
   const prefix = `/${gateway.stage}`;
   const path = url.pathname;
@@ -195,6 +204,49 @@ async function authorize(
     // outage is its `unavailable` verdict, which the endpoint renders as 503.
     gateway.onError(error, requestId);
     return renderGateway('AUTHORIZER_CONFIGURATION_ERROR', requestId);
+  }
+}
+
+function isDashboardPath(path: string): boolean {
+  return path === DASHBOARD_BASE_PATH || path.startsWith(`${DASHBOARD_BASE_PATH}/`);
+}
+
+/**
+ * The dashboard API as API Gateway runs it behind a Cognito authorizer: route match (an unknown method or path is
+ * a 404), the token checked before any function runs, the claims handed to the function as strings under
+ * `requestContext.authorizer.claims`, and the dashboard API's own gateway responses.
+ */
+async function handleDashboard(
+  gateway: Gateway,
+  dashboard: LocalDashboardOptions,
+  request: GatewayRequest,
+  url: URL,
+  requestId: string,
+): Promise<GatewayReply> {
+  const { accountId } = gateway;
+  const render = (type: GatewayResponseType) => renderGateway(type, requestId, {}, DASHBOARD_GATEWAY_RESPONSES);
+  const match = matchDashboardRoute(request.method, url.pathname.slice(DASHBOARD_BASE_PATH.length) || '/');
+  if (!match) return render('MISSING_AUTHENTICATION_TOKEN');
+  if (request.body === undefined) return render('REQUEST_TOO_LARGE');
+  const stage = DASHBOARD_BASE_PATH.slice(1);
+  const described = describeRequest(request, url, match, { accountId, apiId: 'local-dashboard', stage, requestId });
+  const claims = await dashboard.verifyToken(headerValue(described.event.headers, DASHBOARD_TOKEN_HEADER));
+  if (!claims) return render('UNAUTHORIZED');
+  const event = {
+    ...described.event,
+    pathParameters: Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null,
+    body: request.body === '' ? null : request.body,
+    isBase64Encoded: false,
+    requestContext: {
+      ...described.requestContext,
+      authorizer: { claims: Object.fromEntries(Object.entries(claims).map(([k, v]) => [k, String(v)])) },
+    },
+  } as unknown as APIGatewayProxyEvent;
+  try {
+    return proxyReply(await dashboard.handlers[match.route.id](event, lambdaContext(match.route.id, requestId)));
+  } catch (error) {
+    gateway.onError(error, requestId);
+    return render('DEFAULT_5XX');
   }
 }
 
