@@ -6,17 +6,7 @@
  * the directories servers actually run on.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -175,12 +165,7 @@ function createExclusively(path: string, text: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || !['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(code ?? '')) throw error;
-    const fd = openSync(path, 'wx', 0o600);
-    try {
-      writeFileSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
   } finally {
     rmSync(temporary, { force: true });
   }
