@@ -1,7 +1,7 @@
 /**
  * A stand-in for API Gateway (REST) in front of the same handlers: route table matching, the REQUEST authorizer
  * with its identity source, policy evaluation, string context, Lambda proxy events, and gateway responses rendered
- * from the same table the CDK stack deploys. Beside the API it serves the reference (documentation-pages.ts) and,
+ * from the same table the CDK stack deploys. Beside the API it serves the reference and,
  * given one, the account dashboard's page and API; gateway-http.ts puts it on a Node server.
  */
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
+import { buildSite, OPENAPI_FILE, REFERENCE_PAGE_CSP, REFERENCE_PAGE_FILE } from '../api-docs/site';
 import {
   DASHBOARD_BASE_PATH,
   DASHBOARD_MAX_BODY_BYTES,
@@ -28,7 +29,6 @@ import {
 } from '../lambdas/core/http/gateway-responses';
 import { API_KEY_HEADER, headerValue } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, matchRoute, type RouteId, type RouteMatch } from '../lambdas/core/http/routes';
-import { documentationPages } from './documentation-pages';
 import {
   describeRequest,
   type GatewayReply,
@@ -43,7 +43,6 @@ import {
 import { type GatewayCore, httpSide, MAX_REQUEST_HEADERS } from './gateway-http';
 import { createStaticEncoder } from './static-encoding';
 
-export { DOCS_PATH, OPENAPI_PATH } from './documentation-pages';
 export { MAX_REQUEST_HEADERS } from './gateway-http';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -94,6 +93,28 @@ export interface LocalGatewayOptions {
 
 /** The largest body the local gateway reads: the dashboard's routes read at most DASHBOARD_MAX_BODY_BYTES. */
 export const MAX_GATEWAY_BODY_BYTES = 16 * DASHBOARD_MAX_BODY_BYTES;
+
+/** Where the reference is served: outside the versioned API, without a key. `/docs` redirects to `/docs/`. */
+export const OPENAPI_PATH = `/${OPENAPI_FILE}`;
+export const DOCS_PATH = '/docs/';
+
+/**
+ * The OpenAPI document and the reference page, built once from the code (api-docs/): the local server's own
+ * addition, which API Gateway does not serve. The page has no scripts and loads nothing.
+ */
+export function documentationPages(): ReadonlyMap<string, StaticPage> {
+  const site = buildSite();
+  const common = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
+  const html = { ...common, 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': REFERENCE_PAGE_CSP };
+  return new Map([
+    [
+      OPENAPI_PATH,
+      { headers: { ...common, 'Content-Type': 'application/json; charset=utf-8' }, body: site[OPENAPI_FILE] },
+    ],
+    [DOCS_PATH, { headers: html, body: site[REFERENCE_PAGE_FILE] }],
+    [DOCS_PATH.slice(0, -1), { headers: { ...common, Location: DOCS_PATH }, body: '' }],
+  ]);
+}
 
 /** The options with their defaults filled in, and what the HTTP side needs. */
 interface Gateway extends GatewayCore, Required<Omit<LocalGatewayOptions, 'dashboard' | 'requestId' | 'onError'>> {
@@ -167,10 +188,8 @@ async function handleApi(
   if ('statusCode' in verdict) return verdict;
   const context = stringifyContext(verdict.context);
   if (!policyAllows(verdict, methodArn)) {
-    if (!(DENY_CONTEXT_CODE in context) || !(DENY_CONTEXT_MESSAGE in context)) {
-      context[DENY_CONTEXT_CODE] ??= 'invalid-api-key';
-      context[DENY_CONTEXT_MESSAGE] ??= 'The API key is not valid.';
-    }
+    context[DENY_CONTEXT_CODE] ??= 'invalid-api-key';
+    context[DENY_CONTEXT_MESSAGE] ??= 'The API key is not valid.';
     return renderGateway('ACCESS_DENIED', requestId, context);
   }
 
