@@ -156,11 +156,6 @@ async function ensurePool(
   return { userPoolId: UserPool.Id, clientId: UserPoolClient.ClientId };
 }
 
-function isAddressInUse(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'EADDRINUSE' || code === 'EACCES';
-}
-
 export async function startCognitoEmulator(options: CognitoEmulatorOptions = {}): Promise<CognitoEmulator> {
   const host = options.host ?? '127.0.0.1';
   const temporary = options.dataDir === undefined;
@@ -192,7 +187,8 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
   const wanted = options.port ?? remembered?.port ?? 0;
   const server = await listen(wanted).catch((error: unknown) => {
     // The remembered port taken by something else: a new one, and the page reloads its config to find it.
-    if (options.port === undefined && wanted !== 0 && isAddressInUse(error)) return listen(0);
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (options.port === undefined && wanted !== 0 && (code === 'EADDRINUSE' || code === 'EACCES')) return listen(0);
     throw error;
   });
   const close = async () => {

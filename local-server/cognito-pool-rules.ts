@@ -249,10 +249,8 @@ async function markEmailVerified(services: Services, ctx: RouteCtx, request: Req
   const user = await pool.getUserByUsername(ctx, username);
   if (!user) return;
   const others = user.Attributes.filter((attribute) => attribute.Name !== 'email_verified');
-  await pool.saveUser(ctx, {
-    ...user,
-    Attributes: attributesAppend(others, { Name: 'email_verified', Value: 'true' }),
-  });
+  const verified = attributesAppend(others, { Name: 'email_verified', Value: 'true' });
+  await pool.saveUser(ctx, { ...user, Attributes: verified });
 }
 
 /**
