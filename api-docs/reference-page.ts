@@ -16,6 +16,7 @@ import type {
   ResponseObject,
   ServerObject,
 } from './openapi';
+import { STYLE } from './reference-page-style';
 import type { JsonSchema } from './schemas';
 
 const escapeHtml = (text: string): string =>
@@ -175,6 +176,20 @@ function table(label: string, head: string[], rows: string[][], className = ''):
 const yes = '<span class="req">required</span>';
 const no = '<span class="opt">optional</span>';
 
+/** A body's fields as a table: its dotted paths, types, presence and descriptions. */
+const fieldsTable = (label: string, fields: readonly FieldRow[]): string =>
+  table(
+    label,
+    ['Field', 'Type', 'Presence', 'Description'],
+    fields.map((f) => [
+      `<code>${escapeHtml(f.path)}</code>`,
+      `<code class="type">${escapeHtml(f.type)}</code>`,
+      f.required ? yes : no,
+      inline(f.description),
+    ]),
+    'fields',
+  );
+
 function parametersSection(
   doc: OpenApiDocument,
   parameters: readonly ParameterObject[],
@@ -251,17 +266,8 @@ function requestBodySection(doc: OpenApiDocument, operation: OperationObject, na
   const body = operation.requestBody;
   const content = body?.content['application/json'];
   if (!body || !content) return '';
-  const rows = fieldsOf(doc, content.schema).map((f) => [
-    `<code>${escapeHtml(f.path)}</code>`,
-    `<code class="type">${escapeHtml(f.type)}</code>`,
-    f.required ? yes : no,
-    inline(f.description),
-  ]);
-  return [
-    '<h4>Request body</h4>',
-    markdown(body.description),
-    table(`Request body of ${name}`, ['Field', 'Type', 'Presence', 'Description'], rows, 'fields'),
-  ].join('\n');
+  const fields = fieldsTable(`Request body of ${name}`, fieldsOf(doc, content.schema));
+  return ['<h4>Request body</h4>', markdown(body.description), fields].join('\n');
 }
 
 function operationSection(doc: OpenApiDocument, { method, path, operation }: Operation): string {
@@ -270,12 +276,6 @@ function operationSection(doc: OpenApiDocument, { method, path, operation }: Ope
   const ok = operation.responses[successStatus];
   const okContent = ok?.content?.['application/json'];
   const fields = okContent ? fieldsOf(doc, okContent.schema) : [];
-  const fieldRows = fields.map((f) => [
-    `<code>${escapeHtml(f.path)}</code>`,
-    `<code class="type">${escapeHtml(f.type)}</code>`,
-    f.required ? yes : no,
-    inline(f.description),
-  ]);
   const name = `${method} ${server}${path}`;
   return [
     `<article class="operation" id="op-${slug(operation.operationId)}">`,
@@ -290,7 +290,7 @@ function operationSection(doc: OpenApiDocument, { method, path, operation }: Ope
     '<h4>Responses</h4>',
     responsesSection(operation.responses, name),
     `<h4>Response body (${successStatus})</h4>`,
-    table(`Response body of ${name}`, ['Field', 'Type', 'Presence', 'Description'], fieldRows, 'fields'),
+    fieldsTable(`Response body of ${name}`, fields),
     okContent?.example === undefined
       ? ''
       : `<details><summary>Example ${successStatus} body</summary>${pre(`Example ${successStatus} body of ${name}`, JSON.stringify(okContent.example, null, 2))}</details>`,
@@ -316,121 +316,6 @@ function errorCatalog(doc: OpenApiDocument): string {
   ]);
   return table('Error catalog', ['Status', 'Code', 'When', 'Default message'], rows, 'catalog');
 }
-
-/** Below this viewport width the sidebar becomes the "Contents" disclosure above the reference. */
-export const BREAKPOINT_PX = 860;
-
-const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace';
-
-const STYLE = `
-:root { --ink: #1d2330; --muted: #5d6677; --line: #dde2ea; --soft: #f5f7fa; --accent: #0b6bcb; --code: #eef2f7; }
-* { box-sizing: border-box; }
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body { margin: 0; font: 15px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
-  color: var(--ink); background: #fff; }
-a { color: var(--accent); text-decoration: underline; text-decoration-thickness: 1px; text-underline-offset: 2px; }
-a:hover { text-decoration-thickness: 2px; }
-:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-code, pre { font-family: ${MONO}; font-size: 13px; }
-code { background: var(--code); padding: 1px 5px; border-radius: 4px; white-space: nowrap; }
-pre { background: #17202e; color: #e6edf6; padding: 12px 14px; border-radius: 6px; margin: 8px 0 16px; }
-pre code { background: none; padding: 0; }
-.scroll { overflow-x: auto; max-width: 100%; }
-pre.scroll:focus-visible { outline-offset: 1px; }
-.skip { position: absolute; left: 12px; top: -60px; z-index: 2; background: #fff; padding: 8px 12px;
-  border: 2px solid var(--accent); border-radius: 6px; }
-.skip:focus { top: 12px; }
-header.top { padding: 22px 32px; border-bottom: 1px solid var(--line); background: var(--soft); }
-header.top h1 { margin: 0; font-size: 24px; }
-header.top .version { font-size: 13px; font-weight: 500; color: var(--muted); margin-left: 8px; white-space: nowrap; }
-header.top p { margin: 4px 0 0; color: var(--muted); }
-.layout { display: grid; grid-template-columns: 290px minmax(0, 1fr); }
-nav { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; padding: 20px 16px 20px 28px;
-  border-right: 1px solid var(--line); font-size: 14px; }
-.toc { margin: 0; }
-.toc > summary { cursor: pointer; font-weight: 600; color: var(--ink); }
-nav h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 18px 0 6px;
-  padding: 0; border: 0; }
-.toc-body > h2:first-child { margin-top: 0; }
-nav ul { list-style: none; margin: 0; padding: 0; }
-nav li { margin: 4px 0; }
-nav li a { display: flex; align-items: baseline; text-decoration: none; }
-nav li a:hover { text-decoration: underline; }
-nav .m { flex: none; width: 32px; font-size: 10px; font-weight: 700; color: #1a7f37; }
-nav .m.long { width: 50px; }
-nav .p { font-family: ${MONO}; font-size: 12px; overflow-wrap: anywhere; }
-main { padding: 8px 40px 60px; max-width: 1100px; min-width: 0; }
-section { padding-top: 12px; }
-h2 { font-size: 21px; margin: 28px 0 10px; padding-bottom: 6px; border-bottom: 1px solid var(--line); }
-h3 { font-size: 17px; margin: 0 0 4px; display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
-h3.topic { font-size: 13px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 18px 0 6px;
-  gap: 6px; }
-h3.topic code { text-transform: none; letter-spacing: 0; color: var(--ink); }
-h4 { font-size: 13px; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 18px 0 6px; }
-.operation { border: 1px solid var(--line); border-radius: 8px; padding: 18px 22px 8px; margin: 18px 0 26px;
-  scroll-margin-top: 12px; }
-.operation .summary { font-size: 16px; margin: 2px 0 8px; }
-.method { background: #1a7f37; color: #fff; font-size: 12px; font-weight: 700; padding: 3px 8px; border-radius: 4px; }
-code.path { font-size: 15px; background: none; padding: 0; overflow-wrap: anywhere; white-space: normal; }
-div.scroll { margin: 6px 0 12px; }
-table { border-collapse: collapse; width: 100%; font-size: 14px; }
-th, td { text-align: left; vertical-align: top; padding: 7px 10px; border-bottom: 1px solid var(--line); }
-th { background: var(--soft); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
-td p { margin: 0 0 4px; }
-td ul { margin: 0; padding-left: 18px; }
-code.type { background: none; padding: 0; color: #6a3fb5; white-space: normal; word-break: break-word; }
-.req { color: #b42318; font-size: 12px; font-weight: 600; }
-.opt { color: var(--muted); font-size: 12px; }
-.muted { color: var(--muted); }
-.status { display: inline-block; min-width: 38px; text-align: center; font-weight: 700; font-size: 12px;
-  padding: 1px 6px; border-radius: 4px; margin: 1px 2px 1px 0; }
-.s2 { background: #dafbe1; color: #116329; }
-.s3 { background: #ddf4ff; color: #0550ae; }
-.s4 { background: #fff1e5; color: #953800; }
-.s5 { background: #ffebe9; color: #a40e26; }
-a.code { display: inline-block; white-space: nowrap; font-family: ${MONO}; font-size: 12px;
-  background: var(--code); padding: 1px 6px; border-radius: 4px; margin: 1px 2px; color: var(--ink);
-  text-decoration-color: #8a93a3; }
-table.responses td:nth-child(4) code { font-size: 11px; margin: 1px 0; display: inline-block; }
-table.responses td:first-child, table.catalog td:first-child, table.catalog td:nth-child(2),
-table.headers td:first-child, table.params td:first-child, table.fields td:first-child { white-space: nowrap; }
-details:not(.toc) { margin: 4px 0 14px; }
-summary { cursor: pointer; color: var(--accent); font-size: 14px; }
-.to-contents { display: none; }
-/* The wide layout: the disclosure is the sidebar, always open. Where ::details-content is unknown, its summary stays,
-   so the navigation can still be opened. */
-@media (min-width: ${BREAKPOINT_PX}px) {
-  .toc::details-content { content-visibility: visible; display: contents; }
-  @supports selector(::details-content) { .toc > summary { display: none; } }
-}
-/* The narrow layout: the navigation is a disclosure above the reference, and every wide block scrolls by itself. */
-@media (max-width: ${BREAKPOINT_PX - 0.02}px) {
-  header.top { padding: 16px; }
-  header.top h1 { font-size: 21px; }
-  header.top .version { display: block; margin: 2px 0 0; }
-  .layout { display: block; }
-  nav { position: static; max-height: none; overflow: visible; padding: 0; border-right: 0;
-    border-bottom: 1px solid var(--line); }
-  .toc > summary { padding: 12px 16px; font-size: 16px; color: var(--accent); }
-  .toc[open] > summary { border-bottom: 1px solid var(--line); }
-  .toc-body { padding: 14px 16px 18px; }
-  nav li { margin: 0; }
-  nav li a { padding: 7px 0; }
-  main { padding: 4px 16px 72px; }
-  h2 { font-size: 19px; }
-  .operation { padding: 14px 12px 6px; margin: 14px 0 20px; }
-  code.path { font-size: 14px; }
-  p code, li code { white-space: normal; overflow-wrap: anywhere; }
-  /* Squeezed to the phone's width a table's columns turn into a few letters a line: it keeps a readable width and
-     scrolls sideways in its region instead. */
-  div.scroll > table { min-width: 640px; }
-  table.fields td:nth-child(2), table.params td:nth-child(4) { min-width: 11em; }
-  table.fields td:last-child, table.params td:last-child, table.catalog td:nth-child(3) { min-width: 15em; }
-  .to-contents { display: block; position: fixed; right: 12px; bottom: 12px; z-index: 1; padding: 8px 14px;
-    background: var(--ink); color: #fff; border-radius: 20px; font-size: 14px; text-decoration: none;
-    box-shadow: 0 2px 8px rgba(0, 0, 0, .25); }
-}
-`;
 
 /**
  * The base URL and the credential of a tag whose operations name their own server and security scheme (the
@@ -470,15 +355,45 @@ export function renderReferencePage(
   specHref = '../openapi.json',
   options: ReferencePageOptions = {},
 ): string {
-  const operations = operationsOf(doc);
-  const scheme = Object.values(doc.components.securitySchemes)[0] ?? {};
-  const server = doc.servers[0];
   const byTag = new Map<string, Operation[]>();
-  for (const op of operations) {
+  for (const op of operationsOf(doc)) {
     const tag = op.operation.tags[0] ?? 'Other';
     byTag.set(tag, [...(byTag.get(tag) ?? []), op]);
   }
-  const nav = [
+  const nav = navigation(doc, byTag, specHref);
+  const main = mainContent(doc, byTag);
+  const title = `${doc.info.title} reference`;
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    options.icon === undefined
+      ? ''
+      : `<link rel="icon" type="image/svg+xml" href="${escapeHtml(`data:image/svg+xml,${encodeURIComponent(options.icon.trim())}`)}">`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<a class="skip" href="#reference">Skip to the reference</a>',
+    `<header class="top"><h1>${escapeHtml(doc.info.title)}<span class="version">v${escapeHtml(doc.info.version)} · OpenAPI ${escapeHtml(doc.openapi)}</span></h1>`,
+    `<p>${inline(doc.info.summary)}</p></header>`,
+    '<div class="layout">',
+    // One navigation for both layouts: a disclosure that the wide layout keeps open as the sidebar (STYLE).
+    `<nav id="contents" aria-label="Contents"><details class="toc"><summary>Contents</summary><div class="toc-body">${nav}</div></details></nav>`,
+    // The phone layout's way back to the navigation, floating; inside main, as all content is in a landmark.
+    `<main id="reference">${main}\n<a class="to-contents" href="#contents">Contents</a></main>`,
+    '</div>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/** The contents: the guide's sections, each tag's operations, and the JSON document. */
+function navigation(doc: OpenApiDocument, byTag: ReadonlyMap<string, Operation[]>, specHref: string): string {
+  return [
     '<h2>Guide</h2><ul>',
     '<li><a href="#overview">Overview</a></li>',
     '<li><a href="#authentication">Authentication</a></li>',
@@ -500,8 +415,13 @@ export function renderReferencePage(
     }),
     `<h2>Machine-readable</h2><ul><li><a href="${escapeHtml(specHref)}">openapi.json</a> (OpenAPI ${escapeHtml(doc.openapi)})</li></ul>`,
   ].join('\n');
+}
 
-  const main = [
+/** The reference itself: overview, authentication, headers, each tag's operations, and the error catalog. */
+function mainContent(doc: OpenApiDocument, byTag: ReadonlyMap<string, Operation[]>): string {
+  const scheme = Object.values(doc.components.securitySchemes)[0] ?? {};
+  const server = doc.servers[0];
+  return [
     '<section id="overview"><h2>Overview</h2>',
     markdown(doc.info.description),
     server
@@ -548,33 +468,5 @@ export function renderReferencePage(
     ),
     errorCatalog(doc),
     '</section>',
-  ].join('\n');
-
-  const title = `${doc.info.title} reference`;
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    options.icon === undefined
-      ? ''
-      : `<link rel="icon" type="image/svg+xml" href="${escapeHtml(`data:image/svg+xml,${encodeURIComponent(options.icon.trim())}`)}">`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<a class="skip" href="#reference">Skip to the reference</a>',
-    `<header class="top"><h1>${escapeHtml(doc.info.title)}<span class="version">v${escapeHtml(doc.info.version)} · OpenAPI ${escapeHtml(doc.openapi)}</span></h1>`,
-    `<p>${inline(doc.info.summary)}</p></header>`,
-    '<div class="layout">',
-    // One navigation for both layouts: a disclosure that the wide layout keeps open as the sidebar (STYLE).
-    `<nav id="contents" aria-label="Contents"><details class="toc"><summary>Contents</summary><div class="toc-body">${nav}</div></details></nav>`,
-    // The phone layout's way back to the navigation, floating; inside main, as all content is in a landmark.
-    `<main id="reference">${main}\n<a class="to-contents" href="#contents">Contents</a></main>`,
-    '</div>',
-    '</body>',
-    '</html>',
-    '',
   ].join('\n');
 }

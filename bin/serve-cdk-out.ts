@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const { resolve } = await import('node:path');
   const { parseHost, parsePort } = await import('../local-server/serve-env');
   const { startCdkOutServer } = await import('../local-server/cdk-out-server');
-  const { CdkOutError } = await import('../local-server/cdk-out-handlers');
+  const { CdkOutError } = await import('../local-server/cdk-out-assembly');
   const { startDynalite } = await import('../local-server/dynalite-server');
   const { loadRatesForLocal } = await import('../local-server/load-rates');
   const { ensureDemoAccounts } = await import('../local-server/demo-accounts');

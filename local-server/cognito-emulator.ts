@@ -2,26 +2,8 @@
  * Amazon Cognito for `npm start`: the npm package cognito-local, assembled here from its parts instead of started
  * with its own defaults, so that it runs in this process on a loopback port of its own, keeps its state in the
  * data directory, hands verification codes to the local server (which prints them and writes them to a file)
- * instead of drawing boxes on the console, and loads no AWS SDK (its Lambda triggers are not used).
- *
- * Every request passes through `router` below before cognito-local sees it, which closes the gaps between
- * cognito-local 5.3.0 and the AWS pool (lib/dashboard-users.ts) where the page or an attacker would notice them:
- * - passwords are checked against the pool's policy (web/src/password-policy.ts), with InvalidPasswordException;
- * - no password and no refresh token is stored as such: a password is kept as a salted scrypt hash, a refresh
- *   token as its SHA-256 (cognito-secrets.ts), and what a request brings is compared against those;
- * - a wrong password or an unknown address on sign-in is NotAuthorizedException "Incorrect username or password.",
- *   and, as the AWS client prevents user existence errors, "forgot password" and "send a new code" answer an
- *   unknown address as they answer a known one (a masked delivery, with no code sent), and confirming one is
- *   CodeMismatchException;
- * - ResendConfirmationCode, which cognito-local lacks, sends a new code as sign-up does;
- * - confirming an address already confirmed is NotAuthorizedException "User cannot be confirmed. Current status is
- *   CONFIRMED", and a confirmation (of a sign-up or a password reset) marks the address verified;
- * - a token-bearing call needs an access token this emulator signed that has not expired (cognito-local only
- *   decodes it), and a refresh token must be unexpired;
- * - a new e-mail address (UpdateUserAttributes) waits, unverified, until its code is confirmed, while the verified
- *   one stays in use (the AWS pool's keepOriginal); the page's client may write `email` and nothing else;
- * - GlobalSignOut (the page's sign-out) forgets the person's refresh tokens. ID tokens already issued stay valid
- *   until they expire, on AWS as here.
+ * instead of drawing boxes on the console, and loads no AWS SDK (its Lambda triggers are not used). Every request
+ * passes through cognito-pool-rules.ts, which closes the gaps between cognito-local and the AWS pool.
  *
  * With a data directory the emulator keeps its port and its tokens' issuer across restarts (in
  * `cognito/fxrates-pool.json`), so a restart signs nobody out.
@@ -29,21 +11,11 @@
  * Tokens are signed with the key pair that ships inside cognito-local, so anyone can forge them: fine for a laptop,
  * and the reason this emulator listens on loopback only.
  */
-
-import { createPublicKey, verify } from 'node:crypto';
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CodeMismatchError,
-  CognitoError,
-  InvalidParameterError,
-  NotAuthorizedError,
-} from 'cognito-local/lib/errors.js';
-import { Router } from 'cognito-local/lib/server/Router.js';
 import { createServer } from 'cognito-local/lib/server/server.js';
 import { DateClock } from 'cognito-local/lib/services/clock.js';
 import { CognitoServiceFactoryImpl } from 'cognito-local/lib/services/cognitoService.js';
@@ -55,17 +27,12 @@ import { MessagesService } from 'cognito-local/lib/services/messages.js';
 import { otp } from 'cognito-local/lib/services/otp.js';
 import { JwtTokenGenerator } from 'cognito-local/lib/services/tokenGenerator.js';
 import type { Triggers } from 'cognito-local/lib/services/triggers/index.js';
-import {
-  attributesAppend,
-  attributeValue,
-  type User,
-  type UserPoolService,
-  UserPoolServiceFactoryImpl,
-} from 'cognito-local/lib/services/userPoolService.js';
+import { UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolService.js';
 import pino from 'pino';
 import { DASHBOARD_TOKEN_VALIDITY } from '../lambdas/core/http/dashboard-routes';
-import { PASSWORD_POLICY, PASSWORD_POLICY_TEXT, passwordProblems } from '../web/src/password-policy';
-import { hashPassword, hashRefreshToken, passwordMatches, secretFreeDataStores } from './cognito-secrets';
+import { PASSWORD_POLICY } from '../web/src/password-policy';
+import { createRouter, type RouteCtx } from './cognito-pool-rules';
+import { secretFreeDataStores } from './cognito-secrets';
 
 /** The folder of the data directory that holds the emulator's state, and the files in it that are ours. */
 export const COGNITO_DIR = 'cognito';
@@ -114,27 +81,6 @@ interface PoolFile {
   issuerDomain?: string;
   port?: number;
 }
-
-type Request = Record<string, unknown>;
-type RouteCtx = Parameters<Services['cognito']['getUserPool']>[0];
-type Route = (ctx: RouteCtx, request: Request) => Promise<unknown>;
-
-/** Targets that set a password, and the request field that carries it. */
-const PASSWORD_FIELDS: Readonly<Record<string, string>> = {
-  SignUp: 'Password',
-  ConfirmForgotPassword: 'Password',
-  ChangePassword: 'ProposedPassword',
-  AdminSetUserPassword: 'Password',
-};
-
-/** Targets after whose success the e-mail address is verified: the code proved the person reads that mailbox. */
-const VERIFYING_TARGETS = new Set(['ConfirmSignUp', 'ConfirmForgotPassword']);
-
-/** Cognito's one answer to a wrong password and to an unknown user, when user existence errors are prevented. */
-const WRONG_CREDENTIALS = 'Incorrect username or password.';
-
-/** The only attribute the page's app client may write (writeAttributes in lib/dashboard-users.ts). */
-const WRITABLE_ATTRIBUTES = new Set(['email']);
 
 /** No Lambda triggers: every trigger reports disabled, so none of their methods is ever called. */
 const NO_TRIGGERS = { enabled: () => false } as unknown as Triggers;
@@ -210,28 +156,6 @@ async function ensurePool(
   return { userPoolId: UserPool.Id, clientId: UserPoolClient.ClientId };
 }
 
-/** How Cognito names the address a code went to, without giving it away: `j***@e***`. */
-function maskedAddress(address: string): string {
-  const at = address.lastIndexOf('@');
-  if (at <= 0) return `${address.slice(0, 1)}***`;
-  return `${address.slice(0, 1)}***@${address.slice(at + 1, at + 2)}***`;
-}
-
-function emailDelivery(address: string) {
-  return { AttributeName: 'email', DeliveryMedium: 'EMAIL', Destination: address } as const;
-}
-
-function stringField(request: Request, field: string): string {
-  const value = request[field];
-  if (typeof value !== 'string' || value === '') throw new InvalidParameterError(`${field} is required`);
-  return value;
-}
-
-function isAddressInUse(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'EADDRINUSE' || code === 'EACCES';
-}
-
 export async function startCognitoEmulator(options: CognitoEmulatorOptions = {}): Promise<CognitoEmulator> {
   const host = options.host ?? '127.0.0.1';
   const temporary = options.dataDir === undefined;
@@ -241,8 +165,8 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
   const poolFile = join(dir, POOL_FILE);
   const remembered = temporary ? undefined : readPoolFile(poolFile);
   const delivered: VerificationCode[] = [];
-
-  const deliver = async (destination: string, code: string | undefined) => {
+  const clock = options.clock ? { get: options.clock } : new DateClock();
+  const deliver = (destination: string, code: string | undefined) => {
     if (code === undefined) return;
     const entry = { at: clock.get().toISOString(), email: destination, code };
     delivered.push(entry);
@@ -252,53 +176,28 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
     }
     options.onCode?.(entry);
   };
-  const sender: MessageSender = {
-    sendEmail: (_ctx, _user, destination, message) => deliver(destination, message.__code),
-    sendSms: (_ctx, _user, destination, message) => deliver(destination, message.__code),
-  };
-
-  const logger = pino({ level: 'error', base: undefined }, pino.destination(2));
-  const ctx = { logger };
-  const clock = options.clock ? { get: options.clock } : new DateClock();
-  const dataStores = secretFreeDataStores(new StormDBDataStoreFactory(join(dir, 'db')));
-  const cognito = await new CognitoServiceFactoryImpl(
-    join(dir, 'db'),
-    dataStores,
-    new UserPoolServiceFactoryImpl(clock, dataStores),
-  ).create(ctx, { UsernameAttributes: ['email'] });
   // The issuer is the origin of the first start, known once the server listens; the generator reads this object
   // per token.
   const tokenConfig = { IssuerDomain: remembered?.issuerDomain ?? '' };
-  const services: Services = {
-    clock,
-    cognito,
-    config: {
-      LambdaClient: {},
-      TriggerFunctions: {},
-      UserPoolDefaults: { UsernameAttributes: ['email'] },
-      KMSConfig: {},
-      ServerConfig: { port: options.port ?? 0, hostname: host, development: false, https: false },
-      TokenConfig: tokenConfig,
-    } as unknown as Services['config'],
-    messages: new MessagesService(NO_TRIGGERS, new MessageDeliveryService(sender)),
-    otp,
-    tokenGenerator: new JwtTokenGenerator(clock, NO_TRIGGERS, tokenConfig),
-    triggers: NO_TRIGGERS,
-  };
-  const router = createRouter(services);
-
+  const serverConfig = { host, port: options.port ?? 0 };
+  const { services, logger, ctx } = await emulatorServices(dir, serverConfig, clock, tokenConfig, deliver);
+  const router = createRouter(services) as unknown as Parameters<typeof createServer>[0];
   const listen = (port: number) =>
-    createServer(router as unknown as Parameters<typeof createServer>[0], logger, {
-      port,
-      hostname: host,
-      https: false,
-    }).start() as Promise<Server>;
+    createServer(router, logger, { port, hostname: host, https: false }).start() as Promise<Server>;
   const wanted = options.port ?? remembered?.port ?? 0;
   const server = await listen(wanted).catch((error: unknown) => {
     // The remembered port taken by something else: a new one, and the page reloads its config to find it.
-    if (options.port === undefined && wanted !== 0 && isAddressInUse(error)) return listen(0);
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (options.port === undefined && wanted !== 0 && (code === 'EADDRINUSE' || code === 'EACCES')) return listen(0);
     throw error;
   });
+  const close = async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    if (temporary) rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const port = (server.address() as AddressInfo).port;
     const origin = `http://${host}:${port}`;
@@ -318,339 +217,58 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
       jwksUrl: `${origin}/${ids.userPoolId}/.well-known/jwks.json`,
       codesFile,
       codes: () => [...delivered],
-      close: async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        if (temporary) rmSync(dir, { recursive: true, force: true });
-      },
+      close,
     };
   } catch (error) {
-    server.close();
-    server.closeAllConnections();
-    if (temporary) rmSync(dir, { recursive: true, force: true });
+    await close();
     throw error;
   }
+}
+
+/** cognito-local's services, assembled: its stores in `dir` (holding no secrets), no triggers, codes to `deliver`. */
+async function emulatorServices(
+  dir: string,
+  server: { host: string; port: number },
+  clock: Services['clock'],
+  tokenConfig: { IssuerDomain: string },
+  deliver: (destination: string, code: string | undefined) => void,
+) {
+  const sender: MessageSender = {
+    sendEmail: async (_ctx, _user, destination, message) => deliver(destination, message.__code),
+    sendSms: async (_ctx, _user, destination, message) => deliver(destination, message.__code),
+  };
+  const logger = pino({ level: 'error', base: undefined }, pino.destination(2));
+  const ctx = { logger };
+  const dataStores = secretFreeDataStores(new StormDBDataStoreFactory(join(dir, 'db')));
+  const cognito = await new CognitoServiceFactoryImpl(
+    join(dir, 'db'),
+    dataStores,
+    new UserPoolServiceFactoryImpl(clock, dataStores),
+  ).create(ctx, { UsernameAttributes: ['email'] });
+  const services: Services = {
+    clock,
+    cognito,
+    config: {
+      LambdaClient: {},
+      TriggerFunctions: {},
+      UserPoolDefaults: { UsernameAttributes: ['email'] },
+      KMSConfig: {},
+      ServerConfig: { port: server.port, hostname: server.host, development: false, https: false },
+      TokenConfig: tokenConfig,
+    } as unknown as Services['config'],
+    messages: new MessagesService(NO_TRIGGERS, new MessageDeliveryService(sender)),
+    otp,
+    tokenGenerator: new JwtTokenGenerator(clock, NO_TRIGGERS, tokenConfig),
+    triggers: NO_TRIGGERS,
+  };
+  return { services, logger, ctx: ctx as RouteCtx };
 }
 
 /**
  * A data directory written before passwords were hashed still holds them, and refresh tokens, in clear: each user
  * is saved again through the secret-free store, which hashes both. Saving a user already clean changes nothing.
  */
-async function forgetStoredSecrets(services: Services, ctx: unknown, userPoolId: string): Promise<void> {
-  const routeCtx = ctx as RouteCtx;
-  const pool = await services.cognito.getUserPool(routeCtx, userPoolId);
-  for (const user of await pool.listUsers(routeCtx)) await pool.saveUser(routeCtx, user);
-}
-
-/** cognito-local's router behind the checks and answers of the AWS pool described at the top of this file. */
-function createRouter(services: Services): (target: string) => Route {
-  const base = Router(services) as unknown as (target: string) => Route;
-  const own: Readonly<Record<string, Route>> = {
-    GlobalSignOut: (ctx, request) => signOutEverywhere(services, ctx, request),
-    ResendConfirmationCode: (ctx, request) => resendConfirmationCode(services, ctx, request),
-    UpdateUserAttributes: (ctx, request) => updateEmail(services, ctx, request),
-  };
-  return (target) => {
-    const route = own[target] ?? base(target);
-    return async (ctx, given) => {
-      if ('AccessToken' in given) await userOfAccessToken(services, ctx, given.AccessToken);
-      const field = PASSWORD_FIELDS[target];
-      const password = field === undefined ? undefined : given[field];
-      if (typeof password === 'string' && passwordProblems(password).length > 0) {
-        throw new CognitoError(
-          'InvalidPasswordException',
-          `Password does not conform to policy: ${PASSWORD_POLICY_TEXT}`,
-        );
-      }
-      const prepared = await prepare(services, ctx, target, given);
-      if ('answer' in prepared) return prepared.answer;
-      let result: unknown;
-      try {
-        result = await route(ctx, prepared.request);
-      } catch (error) {
-        throw translate(target, given, error);
-      }
-      if (VERIFYING_TARGETS.has(target)) await markEmailVerified(services, ctx, given);
-      return masked(result);
-    };
-  };
-}
-
-/** The pool a request names, by its app client or by its pool id. */
-async function poolOf(services: Services, ctx: RouteCtx, request: Request): Promise<UserPoolService> {
-  if (typeof request.ClientId === 'string') return services.cognito.getUserPoolForClientId(ctx, request.ClientId);
-  return services.cognito.getUserPool(ctx, stringField(request, 'UserPoolId'));
-}
-
-async function userNamed(services: Services, ctx: RouteCtx, request: Request, username: unknown) {
-  if (typeof username !== 'string' || username === '')
-    return { pool: await poolOf(services, ctx, request), user: null };
-  const pool = await poolOf(services, ctx, request);
-  return { pool, user: await pool.getUserByUsername(ctx, username) };
-}
-
-/**
- * The request cognito-local is given: a new password replaced by its hash, a password or refresh token to check
- * replaced by what is stored when it matches (by something that matches nothing when it does not); or, for a
- * request about an unknown user, the answer Cognito gives when user existence errors are prevented.
- */
-async function prepare(
-  services: Services,
-  ctx: RouteCtx,
-  target: string,
-  request: Request,
-): Promise<{ request: Request } | { answer: unknown }> {
-  switch (target) {
-    case 'SignUp':
-    case 'AdminSetUserPassword':
-      return { request: await withHashed(request, 'Password') };
-    case 'RespondToAuthChallenge':
-    case 'AdminRespondToAuthChallenge': {
-      const responses = request.ChallengeResponses;
-      if (typeof responses !== 'object' || responses === null) return { request };
-      return { request: { ...request, ChallengeResponses: await withHashed(responses as Request, 'NEW_PASSWORD') } };
-    }
-    case 'ConfirmForgotPassword': {
-      const { user } = await userNamed(services, ctx, request, request.Username);
-      if (!user) throw new CodeMismatchError();
-      return { request: await withHashed(request, 'Password') };
-    }
-    case 'ConfirmSignUp': {
-      const { user } = await userNamed(services, ctx, request, request.Username);
-      if (!user) throw new CodeMismatchError();
-      if (user.UserStatus === 'CONFIRMED') {
-        throw new NotAuthorizedError('User cannot be confirmed. Current status is CONFIRMED');
-      }
-      return { request };
-    }
-    case 'ForgotPassword': {
-      const username = stringField(request, 'Username');
-      const { user } = await userNamed(services, ctx, request, username);
-      if (!user) return { answer: { CodeDeliveryDetails: emailDelivery(maskedAddress(username)) } };
-      return { request };
-    }
-    case 'ChangePassword': {
-      const claims = await userOfAccessToken(services, ctx, request.AccessToken);
-      const previous = typeof request.PreviousPassword === 'string' ? request.PreviousPassword : '';
-      const checked = (await passwordMatches(previous, claims.user.Password)) ? claims.user.Password : '';
-      return { request: await withHashed({ ...request, PreviousPassword: checked }, 'ProposedPassword') };
-    }
-    case 'VerifyUserAttribute': {
-      // cognito-local compares the code with the one stored: with neither, it would verify an address unchecked.
-      const { pool, user } = await userOfAccessToken(services, ctx, request.AccessToken);
-      if (typeof request.Code !== 'string' || !user.AttributeVerificationCode) throw new CodeMismatchError();
-      const pending = attributeValue('email', user.UnverifiedAttributeChanges);
-      const holder = pending === undefined ? null : await pool.getUserByUsername(ctx, pending);
-      if (holder && holder.Username !== user.Username) {
-        throw new CognitoError('AliasExistsException', 'An account with the given email already exists.');
-      }
-      return { request };
-    }
-    case 'InitiateAuth':
-    case 'AdminInitiateAuth':
-      return { request: await withCheckedCredentials(services, ctx, request) };
-    default:
-      return { request };
-  }
-}
-
-async function withHashed(request: Request, field: string): Promise<Request> {
-  const value = request[field];
-  return typeof value === 'string' ? { ...request, [field]: await hashPassword(value) } : request;
-}
-
-async function withCheckedCredentials(services: Services, ctx: RouteCtx, request: Request): Promise<Request> {
-  const parameters = (typeof request.AuthParameters === 'object' && request.AuthParameters) as Request | false;
-  if (!parameters) return request;
-  if (request.AuthFlow === 'USER_PASSWORD_AUTH' || request.AuthFlow === 'ADMIN_USER_PASSWORD_AUTH') {
-    const { user } = await userNamed(services, ctx, request, parameters.USERNAME);
-    const given = typeof parameters.PASSWORD === 'string' ? parameters.PASSWORD : '';
-    // Checked even without a user, against a decoy, so an unknown address takes as long as a wrong password.
-    const matches = await passwordMatches(given, user?.Password);
-    return { ...request, AuthParameters: { ...parameters, PASSWORD: matches ? user?.Password : '' } };
-  }
-  if (request.AuthFlow === 'REFRESH_TOKEN_AUTH' || request.AuthFlow === 'REFRESH_TOKEN') {
-    const token = parameters.REFRESH_TOKEN;
-    if (typeof token !== 'string' || token === '') return request;
-    const claims = signedClaims(token);
-    if (!claims) throw new NotAuthorizedError('Invalid Refresh Token');
-    if (typeof claims.exp !== 'number' || claims.exp * 1000 <= services.clock.get().getTime()) {
-      throw new NotAuthorizedError('Refresh Token has expired');
-    }
-    return { ...request, AuthParameters: { ...parameters, REFRESH_TOKEN: hashRefreshToken(token) } };
-  }
-  return request;
-}
-
-/** Cognito's refusals where cognito-local words them otherwise. */
-function translate(target: string, request: Request, error: unknown): unknown {
-  if (!(error instanceof CognitoError)) return error;
-  const passwordFlow = request.AuthFlow === 'USER_PASSWORD_AUTH' || request.AuthFlow === 'ADMIN_USER_PASSWORD_AUTH';
-  const signingIn = (target === 'InitiateAuth' || target === 'AdminInitiateAuth') && passwordFlow;
-  const wrongCredentials =
-    error.code === 'InvalidPasswordException' || (error.code === 'NotAuthorizedException' && signingIn);
-  if ((signingIn || target === 'ChangePassword') && wrongCredentials) return new NotAuthorizedError(WRONG_CREDENTIALS);
-  if ((target === 'InitiateAuth' || target === 'AdminInitiateAuth') && error.code === 'NotAuthorizedException') {
-    return new NotAuthorizedError('Invalid Refresh Token');
-  }
-  return error;
-}
-
-/** A code delivery in an answer names the address masked, as Cognito's does. */
-function masked(result: unknown): unknown {
-  if (typeof result !== 'object' || result === null) return result;
-  const details = (result as { CodeDeliveryDetails?: { Destination?: unknown } }).CodeDeliveryDetails;
-  if (typeof details?.Destination !== 'string' || details.Destination.includes('***')) return result;
-  return { ...result, CodeDeliveryDetails: { ...details, Destination: maskedAddress(details.Destination) } };
-}
-
-async function markEmailVerified(services: Services, ctx: RouteCtx, request: Request): Promise<void> {
-  const { ClientId: clientId, Username: username } = request;
-  if (typeof clientId !== 'string' || typeof username !== 'string') return;
-  const pool = await services.cognito.getUserPoolForClientId(ctx, clientId);
-  const user = await pool.getUserByUsername(ctx, username);
-  if (!user) return;
-  const others = user.Attributes.filter((attribute) => attribute.Name !== 'email_verified');
-  await pool.saveUser(ctx, {
-    ...user,
-    Attributes: attributesAppend(others, { Name: 'email_verified', Value: 'true' }),
-  });
-}
-
-/**
- * ResendConfirmationCode, which cognito-local lacks: a new code replaces the last one and goes out as sign-up's
- * did. An unknown address gets the same answer with nothing sent; a confirmed one is told so, as by Cognito.
- */
-async function resendConfirmationCode(services: Services, ctx: RouteCtx, request: Request): Promise<unknown> {
-  const clientId = stringField(request, 'ClientId');
-  const username = stringField(request, 'Username');
-  const { pool, user } = await userNamed(services, ctx, request, username);
-  if (!user) return { CodeDeliveryDetails: emailDelivery(maskedAddress(username)) };
-  if (user.UserStatus === 'CONFIRMED') throw new InvalidParameterError('User is already confirmed.');
-  const email = attributeValue('email', user.Attributes);
-  if (!email) throw new InvalidParameterError('User has no e-mail address to send a code to.');
-  const code = services.otp();
-  await services.messages.deliver(
-    ctx,
-    'ResendCode',
-    clientId,
-    pool.options.Id,
-    user,
-    code,
-    undefined,
-    emailDelivery(email),
-  );
-  await pool.saveUser(ctx, { ...user, ConfirmationCode: code, UserLastModifiedDate: services.clock.get() });
-  return { CodeDeliveryDetails: emailDelivery(maskedAddress(email)) };
-}
-
-/**
- * UpdateUserAttributes as the AWS pool runs it (keepOriginal on `email`): the new address waits, with a code sent
- * to it, until VerifyUserAttribute confirms it; until then the verified address stays the account's, and
- * `email_verified` stays true for it. An address another account uses is refused.
- */
-async function updateEmail(services: Services, ctx: RouteCtx, request: Request): Promise<unknown> {
-  const { pool, user } = await userOfAccessToken(services, ctx, request.AccessToken);
-  const attributes = request.UserAttributes;
-  if (!Array.isArray(attributes) || attributes.length === 0)
-    throw new InvalidParameterError('UserAttributes is required');
-  let email: string | undefined;
-  for (const attribute of attributes as { Name?: unknown; Value?: unknown }[]) {
-    if (typeof attribute?.Name !== 'string' || !WRITABLE_ATTRIBUTES.has(attribute.Name)) {
-      throw new NotAuthorizedError('A client attempted to write unauthorized attribute');
-    }
-    if (typeof attribute.Value !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(attribute.Value)) {
-      throw new InvalidParameterError('Invalid email address format.');
-    }
-    email = attribute.Value;
-  }
-  if (email === undefined || email === attributeValue('email', user.Attributes)) {
-    await pool.saveUser(ctx, { ...user, UnverifiedAttributeChanges: undefined, AttributeVerificationCode: undefined });
-    return { CodeDeliveryDetailsList: [] };
-  }
-  const holder = await pool.getUserByUsername(ctx, email);
-  if (holder && holder.Username !== user.Username) {
-    throw new CognitoError('AliasExistsException', 'An account with the given email already exists.');
-  }
-  const code = services.otp();
-  const pending: User = {
-    ...user,
-    UnverifiedAttributeChanges: [{ Name: 'email', Value: email }],
-    AttributeVerificationCode: code,
-    UserLastModifiedDate: services.clock.get(),
-  };
-  await pool.saveUser(ctx, pending);
-  await services.messages.deliver(
-    ctx,
-    'UpdateUserAttribute',
-    null,
-    pool.options.Id,
-    pending,
-    code,
-    undefined,
-    emailDelivery(email),
-  );
-  return { CodeDeliveryDetailsList: [emailDelivery(maskedAddress(email))] };
-}
-
-/** The public half of the key pair cognito-local signs every token with. */
-const emulatorPublicKey = createPublicKey({
-  key: (
-    createRequire(import.meta.url)('cognito-local/lib/keys/cognitoLocal.public.json') as {
-      jwk: import('node:crypto').JsonWebKey;
-    }
-  ).jwk,
-  format: 'jwk',
-});
-
-/** The claims of a token signed with the emulator's key, or undefined. */
-function signedClaims(token: string): Record<string, unknown> | undefined {
-  const [header = '', payload = '', signature = ''] = token.split('.');
-  if (
-    !verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), emulatorPublicKey, Buffer.from(signature, 'base64url'))
-  )
-    return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown;
-    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The claims of an access token this emulator issued and that is still valid; Cognito's refusal otherwise. */
-function accessTokenClaims(token: unknown, issuerDomain: string, now: Date): Record<string, unknown> {
-  const refuse = () => new NotAuthorizedError('Invalid Access Token');
-  if (typeof token !== 'string') throw refuse();
-  const claims = signedClaims(token);
-  if (!claims) throw refuse();
-  const issuer = typeof claims.iss === 'string' ? claims.iss : '';
-  if (claims.token_use !== 'access' || !issuer.startsWith(`${issuerDomain}/`)) throw refuse();
-  if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now.getTime()) {
-    throw new NotAuthorizedError('Access Token has expired');
-  }
-  return claims;
-}
-
-/** The pool and user of a valid access token; Cognito's refusal for any other token, or a user since deleted. */
-async function userOfAccessToken(
-  services: Services,
-  ctx: RouteCtx,
-  token: unknown,
-): Promise<{ pool: UserPoolService; user: User }> {
-  const domain = services.config.TokenConfig.IssuerDomain ?? '';
-  const claims = accessTokenClaims(token, domain, services.clock.get());
-  const pool = await services.cognito.getUserPool(ctx, String(claims.iss).slice(domain.length + 1));
-  const user = await pool.getUserByUsername(ctx, String(claims.username));
-  if (!user) throw new NotAuthorizedError('Invalid Access Token');
-  return { pool, user };
-}
-
-/** GlobalSignOut: the person's refresh tokens are forgotten, so no new tokens can be had without a password. */
-async function signOutEverywhere(services: Services, ctx: RouteCtx, request: Request): Promise<Record<string, never>> {
-  const { pool, user } = await userOfAccessToken(services, ctx, request.AccessToken);
-  await pool.saveUser(ctx, { ...user, RefreshTokens: [] });
-  return {};
+async function forgetStoredSecrets(services: Services, ctx: RouteCtx, userPoolId: string): Promise<void> {
+  const pool = await services.cognito.getUserPool(ctx, userPoolId);
+  for (const user of await pool.listUsers(ctx)) await pool.saveUser(ctx, user);
 }

@@ -54,11 +54,8 @@ export async function passwordMatches(password: string, stored: unknown): Promis
   if (!parts) return false;
   const [, n, r, p, salt = '', key = ''] = parts;
   const expected = Buffer.from(key, 'base64url');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), cost);
   return timingSafeEqual(actual, expected) && isPasswordHash(stored);
 }
 

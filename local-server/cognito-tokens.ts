@@ -1,9 +1,7 @@
 /**
  * The local gateway's stand-in for API Gateway's Cognito user pool authorizer on the dashboard API: it accepts an
- * ID token of the pool's app client and nothing else. Checked, in this order: three base64url parts; an RS256
- * header whose `kid` is in the pool's JWKS; the signature; `iss` is the pool; `token_use` is `id`; `aud` is the
- * app client; `exp` is in the future (and `iat` not in it); `sub` names a user. Any failure is one answer, as on
- * AWS: unauthorized.
+ * ID token of the pool's app client, RS256-signed with a key of the pool's JWKS, and nothing else. Any failure is one
+ * answer, as on AWS: unauthorized.
  */
 import { createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
 

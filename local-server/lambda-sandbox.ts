@@ -7,6 +7,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 
 export interface SandboxFunction {
@@ -56,17 +57,7 @@ type RuntimeMessage =
   | { type: 'error'; id: string; errorType: string; errorMessage: string };
 
 function forwardLines(stream: Readable | null, emit: (line: string) => void): void {
-  if (!stream) return;
-  let pending = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    const lines = (pending + chunk).split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) emit(line);
-  });
-  stream.on('end', () => {
-    if (pending) emit(pending);
-  });
+  if (stream) createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on('line', emit);
 }
 
 /** One execution environment: a child process that has loaded the function, or failed to. */

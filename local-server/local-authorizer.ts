@@ -51,19 +51,11 @@ export class DeadlineTransport extends LocalRequestHandler {
   }
 
   handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(timeoutError(this.ms)), this.ms);
-      this.inner.handle(request).then(
-        (answer) => {
-          clearTimeout(timer);
-          resolve(answer);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timeoutError(this.ms)), this.ms);
     });
+    return Promise.race([this.inner.handle(request), deadline]).finally(() => clearTimeout(timer));
   }
 }
 

@@ -106,10 +106,6 @@ function errorShape(error: unknown, depth = 0): ErrorShape {
   };
 }
 
-function errorReply(id: number, error: unknown): RpcReply {
-  return { id, error: errorShape(error) };
-}
-
 /**
  * Answers `RpcClient` calls arriving on `port` with `methods`. A throwing method, or a result that cannot be
  * cloned, rejects that call only; the thread goes on serving.
@@ -126,10 +122,10 @@ export function serveRpc(port: Port, methods: RpcMethods): void {
         try {
           port.postMessage({ id: call.id, result } satisfies RpcReply);
         } catch (error) {
-          port.postMessage(errorReply(call.id, error));
+          port.postMessage({ id: call.id, error: errorShape(error) } satisfies RpcReply);
         }
       },
-      (error: unknown) => port.postMessage(errorReply(call.id, error)),
+      (error: unknown) => port.postMessage({ id: call.id, error: errorShape(error) } satisfies RpcReply),
     );
   });
 }

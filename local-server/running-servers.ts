@@ -6,17 +6,7 @@
  * the directories servers actually run on.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -101,9 +91,10 @@ function holderRuns(record: ServerRecord): boolean {
 /** Data directories this process holds (absolute paths): a lock with this process's id is ours only if listed. */
 const heldHere = new Set<string>();
 
-function parseRecord(text: string): ServerRecord | undefined {
+/** The record in a lock or registry file; undefined when it is missing or not one. */
+function readRecord(file: string): ServerRecord | undefined {
   try {
-    const value = JSON.parse(text) as Partial<ServerRecord>;
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<ServerRecord>;
     if (typeof value.pid !== 'number' || typeof value.dataDir !== 'string') return undefined;
     return {
       pid: value.pid,
@@ -120,11 +111,7 @@ function parseRecord(text: string): ServerRecord | undefined {
 
 /** The record in a data directory's lock file, whether or not its process still runs; undefined without one. */
 export function readLock(dataDir: string): ServerRecord | undefined {
-  try {
-    return parseRecord(readFileSync(join(dataDir, LOCK_FILE), 'utf8'));
-  } catch {
-    return undefined;
-  }
+  return readRecord(join(dataDir, LOCK_FILE));
 }
 
 /**
@@ -178,12 +165,7 @@ function createExclusively(path: string, text: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || !['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'].includes(code ?? '')) throw error;
-    const fd = openSync(path, 'wx', 0o600);
-    try {
-      writeFileSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileSync(path, text, { flag: 'wx', mode: 0o600 });
   } finally {
     rmSync(temporary, { force: true });
   }
@@ -206,13 +188,7 @@ function removeStale(path: string, judged: ServerRecord | undefined): void {
     throw error;
   }
   try {
-    let moved: ServerRecord | undefined;
-    try {
-      moved = parseRecord(readFileSync(aside, 'utf8'));
-    } catch {
-      moved = undefined;
-    }
-    if (!sameRecord(moved, judged)) {
+    if (!sameRecord(readRecord(aside), judged)) {
       try {
         linkSync(aside, path);
       } catch {
@@ -296,12 +272,7 @@ export function runningServers(): ServerRecord[] {
   const servers: ServerRecord[] = [];
   for (const name of names) {
     const file = join(registryDir(), name);
-    let record: ServerRecord | undefined;
-    try {
-      record = parseRecord(readFileSync(file, 'utf8'));
-    } catch {
-      record = undefined;
-    }
+    const record = readRecord(file);
     if (record && isProcessAlive(record.pid) && lockHolder(record.dataDir)?.pid === record.pid) servers.push(record);
     else rmSync(file, { force: true });
   }

@@ -1,0 +1,181 @@
+/** What passes between the local gateway and the functions: request target, events, verdicts and replies. */
+import type { APIGatewayAuthorizerResult, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { DashboardRouteMatch } from '../lambdas/core/http/dashboard-routes';
+import {
+  GATEWAY_RESPONSES,
+  type GatewayResponseDefinition,
+  type GatewayResponseType,
+  gatewayResponse,
+  gatewayResponseHeaders,
+  renderGatewayTemplate,
+} from '../lambdas/core/http/gateway-responses';
+import { headerValue } from '../lambdas/core/http/headers';
+import type { RouteMatch } from '../lambdas/core/http/routes';
+
+export interface GatewayRequest {
+  method: string;
+  /** Raw request target: path plus query string, as received. */
+  url: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  sourceIp?: string;
+  /** The body, read only for the dashboard API, whose routes take JSON. */
+  body?: string;
+}
+
+/**
+ * The request target, parsed once for everything the gateway decides (whether it reads a body, which page or route
+ * answers): dot segments removed as RFC 3986 5.2.4 removes them, their percent-encoded spellings too, and `\` read
+ * as `/` as WHATWG URL parsing does; undefined when it is not a URL. CloudFront documents that it normalizes paths
+ * this way before it picks a cache behaviour, so `/v1/../api/keys` is a request to the dashboard API there; only a
+ * hand-built request carries dot segments (browsers, fetch and curl remove them), and here it gets the answer its
+ * normalized path gets. A path starting `//` stays a path (`new URL` alone would read its first segment as a host).
+ */
+export function requestTarget(raw: string): URL | undefined {
+  try {
+    return new URL(raw.startsWith('/') ? `http://local.invalid${raw}` : raw, 'http://local.invalid');
+  } catch {
+    return undefined;
+  }
+}
+
+export function lambdaContext(name: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 29_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** Client-chosen names (`__proto__`, `constructor`) must stay plain keys: collected in a Map, then copied. */
+function parseQuery(search: URLSearchParams) {
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of search) multi.set(name, [...(multi.get(name) ?? []), value]);
+  if (multi.size === 0) return { single: null, multi: null };
+  // API Gateway's single-value map keeps the last value of a repeated parameter.
+  const single = Object.fromEntries([...multi].map(([name, values]) => [name, values.at(-1) as string]));
+  return { single, multi: Object.fromEntries(multi) };
+}
+
+function flattenHeaders(headers: GatewayRequest['headers']) {
+  const entries = Object.entries(headers).flatMap(([name, value]) =>
+    value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]] as const],
+  );
+  return {
+    single: Object.fromEntries(entries.map(([name, values]) => [name, values.at(-1) ?? ''])),
+    multi: Object.fromEntries(entries),
+  };
+}
+
+/**
+ * What a proxy integration (and a REQUEST authorizer) receives about a request: the fields of the event, and the
+ * `requestContext` without its `authorizer`.
+ */
+export function describeRequest(
+  request: GatewayRequest,
+  url: URL,
+  match: RouteMatch | DashboardRouteMatch,
+  api: { accountId: string; apiId: string; stage: string; requestId: string },
+) {
+  const { single: headers, multi: multiValueHeaders } = flattenHeaders(request.headers);
+  const { single: query, multi: multiQuery } = parseQuery(url.searchParams);
+  const event = {
+    resource: match.route.path,
+    path: url.pathname,
+    httpMethod: request.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: query,
+    multiValueQueryStringParameters: multiQuery,
+    pathParameters: match.pathParameters,
+    stageVariables: null,
+  };
+  const requestContext = {
+    ...api,
+    httpMethod: request.method,
+    path: url.pathname,
+    resourcePath: match.route.path,
+    resourceId: match.route.id,
+    protocol: 'HTTP/1.1',
+    requestTimeEpoch: Date.now(),
+    identity: { sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: headerValue(headers, 'user-agent') ?? null },
+  };
+  return { event, requestContext };
+}
+
+/** API Gateway's wildcard matching of policy resources against the method ARN. */
+function resourceMatches(pattern: string, arn: string): boolean {
+  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('.*')}$`).test(arn);
+}
+
+export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  let allowed = false;
+  for (const statement of result.policyDocument?.Statement ?? []) {
+    const s = statement as { Effect?: string; Action?: string | string[]; Resource?: string | string[] };
+    const actions = ([] as string[]).concat(s.Action ?? []);
+    if (!actions.some((a) => a === 'execute-api:Invoke' || a === '*' || a === 'execute-api:*')) continue;
+    const resources = ([] as string[]).concat(s.Resource ?? []);
+    if (!resources.some((r) => resourceMatches(r, methodArn))) continue;
+    if (s.Effect === 'Deny') return false;
+    if (s.Effect === 'Allow') allowed = true;
+  }
+  return allowed;
+}
+
+/** API Gateway passes authorizer context values to the integration as strings. */
+export function stringifyContext(context: APIGatewayAuthorizerResult['context']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(context ?? {})) {
+    if (value !== undefined && value !== null) out[key] = String(value);
+  }
+  return out;
+}
+
+export interface GatewayReply {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function renderDefinition(
+  definition: GatewayResponseDefinition,
+  requestId: string,
+  authorizer: Record<string, string> = {},
+): GatewayReply {
+  const context: Record<string, string> = { requestId };
+  for (const [key, value] of Object.entries(authorizer)) context[`authorizer.${key}`] = value;
+  const headers: Record<string, string> = {};
+  for (const [name, expression] of Object.entries(gatewayResponseHeaders(definition))) {
+    headers[name] = expression.startsWith("'")
+      ? expression.slice(1, -1)
+      : (context[expression.replace(/^context\./, '')] ?? '');
+  }
+  // The DEFAULT_* rows keep the status of the failure; locally that is a function failing: 500.
+  const statusCode = definition.status ?? 500;
+  return { statusCode, headers, body: renderGatewayTemplate(definition.template, context) };
+}
+
+export function renderGateway(
+  type: GatewayResponseType,
+  requestId: string,
+  authorizer: Record<string, string> = {},
+  table: readonly GatewayResponseDefinition[] = GATEWAY_RESPONSES,
+): GatewayReply {
+  return renderDefinition(gatewayResponse(type, table), requestId, authorizer);
+}
+
+/** A proxy integration's answer as the gateway sends it on: header values as strings, no body as empty. */
+export function proxyReply(result: APIGatewayProxyResult): GatewayReply {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  return { statusCode: result.statusCode, headers, body: result.body ?? '' };
+}
