@@ -114,6 +114,11 @@ function decodeMeter(
   };
 }
 
+/** Whether a context carries the `unavailable` verdict (a 503 relayed from the authorizer): that one field is read. */
+export function isUnavailable(context: Readonly<Record<string, unknown>> | null | undefined): boolean {
+  return context ? String(context[KEYS.verdict]) === 'unavailable' : false;
+}
+
 /** The access an authorizer context describes; undefined when it names no known verdict. */
 export function decodeAccess(context: Readonly<Record<string, unknown>> | null | undefined): Access | undefined {
   if (!context) return undefined;
