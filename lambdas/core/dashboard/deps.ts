@@ -42,9 +42,7 @@ export function lambdaDashboardDeps(): DashboardDeps {
   if (!shared) {
     const table = requireEnv(ACCOUNTS_TABLE.envVar);
     const document = documentClient();
-    // Only the account route reads usage: its client is built at its first read, so the other routes' cold starts
-    // do not construct a second SDK client they never call. Its endpoint is read here, with the rest of the
-    // environment, as meteringClient() would at init.
+    // Only the account route reads usage, so its client is built at its first read, not at every route's init.
     const endpoint = process.env[DYNAMODB_ENDPOINT_ENV];
     let usage: UsageStore | undefined;
     shared = {

@@ -20,7 +20,6 @@ import type { KeyCreationLimit } from '../domain/key-creation';
 import { isPlanId, PLAN_IDS, PLANS, type PlanId } from '../domain/plans';
 import {
   AccountExistsError,
-  type CreationAttempt,
   InvalidAccountInputError,
   printable,
   refusedKeyReason,
@@ -34,12 +33,12 @@ import {
   type AccountStatus,
   type ApiKeyRecord,
   accountFromItem,
-  KEY_CREATED_AT,
   keyFromItem,
   storedOverrides,
 } from './account-items';
 import { AccountsReadStore } from './accounts-read-store';
 import { isConditionFailure } from './clients';
+import { type AccountsTable, dropStaleCreations, releaseKeySlot, reserveKeySlot } from './key-slots';
 import { accountKey, apiKeyKey, KEYS_BY_ACCOUNT_INDEX, KEYS_BY_ID_INDEX } from './tables';
 
 export type { KeyCreationLimit } from '../domain/key-creation';
@@ -80,9 +79,6 @@ export interface AccountsStoreDeps {
 
 export const DEFAULT_KEY_NAME = 'default';
 
-/** The clock-hour counter of key creations that `key_created_at` replaced; a dashboard creation removes it. */
-const LEGACY_KEY_CREATIONS = 'key_creations';
-
 /** Attempts at one key creation whose refusal the account, read afterwards, does not explain (it changed meanwhile). */
 const CREATE_KEY_ATTEMPTS = 4;
 
@@ -91,12 +87,6 @@ function checkOwner(account: Account, owner: AccountOwner): Account {
   if (account.owner !== owner.sub) throw new Error(`account ${account.accountId} belongs to another owner`);
   return account;
 }
-
-/** Plans with a key limit, each becoming one clause of the reservation condition. */
-const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
-  const max = PLANS[plan].maxActiveKeys;
-  return max === null ? [] : [{ plan, max }];
-});
 
 /**
  * Adapts the `ACCOUNT#` and `KEY#` items of the accounts table. It uses no transactions, so that it works on every
@@ -108,6 +98,7 @@ const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
  */
 export class AccountsStore extends AccountsReadStore {
   private readonly newId: (kind: 'account' | 'key') => string;
+  private readonly table: AccountsTable;
 
   constructor(
     client: DynamoDBDocumentClient,
@@ -115,6 +106,7 @@ export class AccountsStore extends AccountsReadStore {
     private readonly deps: AccountsStoreDeps,
   ) {
     super(client, tableName);
+    this.table = { client, tableName };
     this.newId =
       deps.newId ??
       ((kind) => `${kind === 'account' ? 'acc' : 'key'}_${randomBase62(ACCOUNT_ID_RANDOM_LENGTH, deps.randomBytes)}`);
@@ -291,11 +283,11 @@ export class AccountsStore extends AccountsReadStore {
       ? { limit: options.creationLimit, now: this.deps.clock().getTime() }
       : undefined;
     for (let attempt = 1; ; attempt++) {
-      if (await this.reserveKeySlot(accountId, creation)) break;
+      if (await reserveKeySlot(this.table, accountId, creation)) break;
       const account = await this.findAccount(accountId, { consistent: true });
       const refusal = account ? refusedKeyReason(account, creation) : new UnknownAccountError(accountId);
       if (refusal) throw refusal;
-      if (creation && account) await this.dropStaleCreations(accountId, account.keyCreatedAt ?? [], creation);
+      if (creation && account) await dropStaleCreations(this.table, accountId, account.keyCreatedAt ?? [], creation);
       if (attempt >= CREATE_KEY_ATTEMPTS) {
         throw new Error(`account ${accountId} kept changing while a key was being created; try again`);
       }
@@ -303,94 +295,8 @@ export class AccountsStore extends AccountsReadStore {
     try {
       return await this.putNewKey(accountId, keyName);
     } catch (error) {
-      await this.releaseKeySlot(accountId).catch(() => undefined);
+      await releaseKeySlot(this.table, accountId).catch(() => undefined);
       throw error;
-    }
-  }
-
-  /** The reservation; false when its condition refused it (nothing was written then). */
-  private async reserveKeySlot(accountId: string, creation?: CreationAttempt): Promise<boolean> {
-    const names: Record<string, string> = { '#status': 'status', '#verified': 'verified', '#keys': 'active_keys' };
-    const values: Record<string, unknown> = { ':active': 'active', ':true': true, ':one': 1 };
-    const limits = LIMITED_PLANS.map(({ plan, max }, i) => {
-      values[`:plan${i}`] = plan;
-      values[`:max${i}`] = max;
-      return `(#plan <> :plan${i} OR #keys < :max${i})`;
-    });
-    if (limits.length > 0) names['#plan'] = 'plan';
-    let update = 'SET #keys = #keys + :one';
-    if (creation) {
-      names['#created'] = KEY_CREATED_AT;
-      names['#legacy'] = LEGACY_KEY_CREATIONS;
-      values[':now'] = [creation.now];
-      values[':none'] = [];
-      values[':kmax'] = creation.limit.max;
-      update += ', #created = list_append(if_not_exists(#created, :none), :now) REMOVE #legacy';
-      limits.push('(attribute_not_exists(#created) OR size(#created) < :kmax)');
-    }
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: accountKey(accountId) },
-          UpdateExpression: update,
-          ConditionExpression: ['attribute_exists(pk)', '#verified = :true', '#status = :active', ...limits].join(
-            ' AND ',
-          ),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  }
-
-  /**
-   * Removes the creation times that have left the window. Each removed position is checked to hold such a time when
-   * the write applies, so a concurrent removal or creation can only make this write fail, never remove a time still in
-   * the window; a failure is left to the next attempt, which reads the list again. Positions rather than the list's
-   * head: times written by functions whose clocks differ slightly need not be in order.
-   */
-  private async dropStaleCreations(accountId: string, createdAt: readonly number[], creation: CreationAttempt) {
-    const cutoff = creation.now - creation.limit.windowMs;
-    // Highest position first: DynamoDB reads every position of one REMOVE against the list as it was, while the
-    // local server's emulator removes them one after another; in this order both remove the same elements.
-    const positions = createdAt.flatMap((at, i) => (at <= cutoff ? [`#created[${i}]`] : [])).reverse();
-    if (positions.length === 0) return;
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: accountKey(accountId) },
-          UpdateExpression: `REMOVE ${positions.join(', ')}`,
-          ConditionExpression: ['attribute_exists(pk)', ...positions.map((p) => `${p} <= :cutoff`)].join(' AND '),
-          ExpressionAttributeNames: { '#created': KEY_CREATED_AT },
-          ExpressionAttributeValues: { ':cutoff': cutoff },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
-
-  private async releaseKeySlot(accountId: string): Promise<void> {
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: accountKey(accountId) },
-          UpdateExpression: 'SET #keys = #keys - :one',
-          ConditionExpression: 'attribute_exists(pk) AND #keys > :zero',
-          ExpressionAttributeNames: { '#keys': 'active_keys' },
-          ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
-        }),
-      );
-    } catch (error) {
-      // A counter already at zero stays there rather than going negative.
-      if (!isConditionFailure(error)) throw error;
     }
   }
 
@@ -488,7 +394,7 @@ export class AccountsStore extends AccountsReadStore {
       if (!current.Item) throw new UnknownKeyError(keyId);
       return { key: keyFromItem(current.Item), alreadyRevoked: true };
     }
-    await this.releaseKeySlot(known.accountId);
+    await releaseKeySlot(this.table, known.accountId);
     return { key: revoked ? keyFromItem(revoked) : known, alreadyRevoked: false };
   }
 
