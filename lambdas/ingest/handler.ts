@@ -82,9 +82,7 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
   return async (event: unknown): Promise<IngestResult & { seriesBackfill?: SeriesBackfillResult }> => {
     const mode = ingestMode(event);
     const store = deps.store();
-    // The time series items are rebuilt from the stored days when asked, and before the first run of a version that
-    // introduces them or changes their layout, or after a run that stopped between its day and series writes.
-    // Cost: about 10,000 day keys read and 1,300 items written, once.
+    // The series items are rebuilt when asked, or when their marker says they lag the days (ingest/series.ts).
     const seriesBackfill = await ensureSeries(store, { clock, log, force: seriesRebuildRequested(event) });
     const sources = parseSourceList(optionalEnv(INGEST_ENV.sources, SOURCE_IDS.join(',')));
     const timeoutMs = Number(optionalEnv('FETCH_TIMEOUT_MS', String(DEFAULT_FETCH_TIMEOUT_MS)));

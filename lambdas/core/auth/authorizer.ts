@@ -96,11 +96,9 @@ function allow(methodArn: string, access: Access): APIGatewayAuthorizerResult {
 }
 
 /**
- * The store could not answer: an Allow whose context says `unavailable`, which the endpoint's first middleware
- * renders as 503 service-unavailable with Retry-After before doing anything else (see `admission` in
- * lambdas/core/http/middleware.ts for why an Allow is safe here). A Deny would tell a valid key it is invalid
- * (401), and a thrown error is API Gateway's AUTHORIZER_CONFIGURATION_ERROR (500). The context stays small: the
- * verdict, and the account and plan when the cache already had them (for the access log).
+ * The store could not answer: an Allow whose context says `unavailable`, rendered 503 by the endpoint's first
+ * middleware (`admission` in http/middleware.ts says why an Allow is safe). It carries the account and plan only
+ * when the cache already had them (for the access log).
  */
 function unavailable(methodArn: string, known: { accountId?: string; plan?: PlanId }): APIGatewayAuthorizerResult {
   const access: Access = { verdict: 'unavailable' };

@@ -73,11 +73,7 @@ function clone(snapshot: RateSnapshot): RateSnapshot {
 type Merge = ReturnType<typeof mergeDay>;
 
 /** The fetched days by date, rebased to EUR; a day after the horizon or without EUR is rejected. */
-function contributionsByDate(
-  fetched: readonly SourceDay[],
-  horizon: string,
-  rejections: Rejection[],
-): Map<string, SourceDay[]> {
+function contributionsByDate(fetched: readonly SourceDay[], horizon: string, rejections: Rejection[]) {
   const contributions = new Map<string, SourceDay[]>();
   const seen = new Set<string>();
   for (const day of fetched) {
@@ -103,22 +99,16 @@ function contributionsByDate(
 }
 
 /** What the jump rule knows while it walks the days in order: each currency's last good rate, and the next one. */
-interface Timeline {
-  numberOf(date: string): number;
-  /** The next rate of `code` quoted within the lookback after the day at `index`. */
-  nextRate(index: number, code: string): number | undefined;
-  lastGood: Map<string, { day: number; rate: number }>;
-  remember(snapshot: RateSnapshot): void;
-}
-
-function timeline(dates: readonly string[], rateOn: (date: string, code: string) => number | undefined): Timeline {
+function timeline(dates: readonly string[], rateOn: (date: string, code: string) => number | undefined) {
   // Day numbers once per date: the per-currency lookback checks would otherwise parse dates millions of times.
   const dayNumber = new Map(dates.map((date) => [date, dayStartMs(date) / DAY_MS]));
   const numberOf = (date: string): number => dayNumber.get(date) ?? dayStartMs(date) / DAY_MS;
   const lastGood = new Map<string, { day: number; rate: number }>();
   return {
     numberOf,
-    nextRate(index, code) {
+    lastGood,
+    /** The next rate of `code` quoted within the lookback after the day at `index`. */
+    nextRate(index: number, code: string): number | undefined {
       const from = numberOf(dates[index] as string);
       for (let i = index + 1; i < dates.length; i++) {
         const date = dates[i] as string;
@@ -128,8 +118,7 @@ function timeline(dates: readonly string[], rateOn: (date: string, code: string)
       }
       return undefined;
     },
-    lastGood,
-    remember(snapshot) {
+    remember(snapshot: RateSnapshot): void {
       const day = numberOf(snapshot.date);
       for (const [code, rate] of Object.entries(snapshot.rates)) {
         if (code !== PIVOT) lastGood.set(code, { day, rate });
@@ -138,82 +127,63 @@ function timeline(dates: readonly string[], rateOn: (date: string, code: string)
   };
 }
 
-/** One merged day under review: its place in the timeline, what was stored and fetched, and the copy being kept. */
-interface DayUnderReview {
-  date: string;
-  index: number;
-  merge: Merge;
-  stored: RateSnapshot | undefined;
-  days: SourceDay[];
-  snapshot: RateSnapshot;
-}
-
-/**
- * The currencies of the day that changed and may stand: an unconfirmed jump keeps the stored rate (or none) and is
- * rejected, and its currency is held back for LATEST.
- */
-function holdBackJumps(day: DayUnderReview, line: Timeline, heldBack: Set<string>, rejections: Rejection[]): string[] {
-  const { date, index, merge, stored, days, snapshot } = day;
-  const changed: string[] = [];
-  for (const code of merge.changed) {
-    const value = snapshot.rates[code] as number;
-    const previous = line.lastGood.get(code);
-    const jumped =
-      previous !== undefined &&
-      line.numberOf(date) - previous.day <= JUMP_LOOKBACK_DAYS &&
-      value > 0 &&
-      isJump(previous.rate, value);
-    if (jumped) {
-      const quotes = days.map((d) => d.rates[code]).filter((r): r is number => r !== undefined);
-      const next = line.nextRate(index, code);
-      // The next day may confirm a move only one source quotes; a second source that disagrees vetoes it.
-      const confirmed = sourcesAgree(quotes) || (quotes.length < 2 && next !== undefined && !isJump(value, next));
-      if (!confirmed) {
-        const kept = stored?.rates[code];
-        const keptSource = stored?.sources[code];
-        if (kept === undefined) delete snapshot.rates[code];
-        else snapshot.rates[code] = kept;
-        if (keptSource === undefined) delete snapshot.sources[code];
-        else snapshot.sources[code] = keptSource;
-        heldBack.add(code);
-        rejections.push({
-          date,
-          code,
-          source: merge.snapshot.sources[code],
-          reason: 'jump',
-          detail: describeJump(code, previous.rate, value),
-        });
-        continue;
-      }
-    }
-    changed.push(code);
-  }
-  return changed;
-}
-
-interface SettledDays {
-  /** Every day after the run, stored or new, in date order. */
-  final: RateSnapshot[];
-  writes: RateSnapshot[];
-  unchanged: number;
-  heldBack: Set<string>;
-}
-
 /** Walks every stored and merged day in order, keeping each merged day that passes the jump rule and the checks. */
 function settleDays(
   input: ReconcileInput,
   contributions: ReadonlyMap<string, SourceDay[]>,
   merged: ReadonlyMap<string, Merge>,
   rejections: Rejection[],
-): SettledDays {
+) {
   const dates = [...new Set([...merged.keys(), ...input.stored.keys()])].sort();
   const line = timeline(dates, (date, code) => (merged.get(date)?.snapshot ?? input.stored.get(date))?.rates[code]);
   const final = new Map<string, RateSnapshot>();
-  const settled: SettledDays = { final: [], writes: [], unchanged: 0, heldBack: new Set() };
+  const writes: RateSnapshot[] = [];
+  const heldBack = new Set<string>();
+  let unchanged = 0;
   const keep = (date: string, snapshot: RateSnapshot) => {
     line.remember(snapshot);
     final.set(date, snapshot);
   };
+
+  /**
+   * The day's changed currencies that may stand: an unconfirmed jump keeps the stored rate (or none) and is
+   * rejected, and its currency is held back for LATEST.
+   */
+  function holdBackJumps(index: number, merge: Merge, days: SourceDay[], snapshot: RateSnapshot): string[] {
+    const { date } = snapshot;
+    const stored = input.stored.get(date);
+    const changed: string[] = [];
+    for (const code of merge.changed) {
+      const value = snapshot.rates[code] as number;
+      const previous = line.lastGood.get(code);
+      const jumped =
+        previous !== undefined &&
+        line.numberOf(date) - previous.day <= JUMP_LOOKBACK_DAYS &&
+        value > 0 &&
+        isJump(previous.rate, value);
+      if (jumped) {
+        const quotes = days.map((d) => d.rates[code]).filter((r): r is number => r !== undefined);
+        const next = line.nextRate(index, code);
+        // The next day may confirm a move only one source quotes; a second source that disagrees vetoes it.
+        const confirmed = sourcesAgree(quotes) || (quotes.length < 2 && next !== undefined && !isJump(value, next));
+        if (!confirmed) {
+          const kept = stored?.rates[code];
+          const keptSource = stored?.sources[code];
+          if (kept === undefined) delete snapshot.rates[code];
+          else snapshot.rates[code] = kept;
+          if (keptSource === undefined) delete snapshot.sources[code];
+          else snapshot.sources[code] = keptSource;
+          heldBack.add(code);
+          const source = merge.snapshot.sources[code];
+          rejections.push({ date, code, source, reason: 'jump', detail: describeJump(code, previous.rate, value) });
+          continue;
+        }
+      }
+      changed.push(code);
+    }
+    return changed;
+  }
+
   dates.forEach((date, index) => {
     const stored = input.stored.get(date);
     const merge = merged.get(date);
@@ -223,8 +193,7 @@ function settleDays(
     }
     const days = contributions.get(date) ?? [];
     const snapshot = clone(merge.snapshot);
-    const review = { date, index, merge, stored, days, snapshot };
-    const changed = holdBackJumps(review, line, settled.heldBack, rejections);
+    const changed = holdBackJumps(index, merge, days, snapshot);
     snapshot.publishedAt = dayPublishedAt(stored, days, snapshot, changed);
     const problem = checkSnapshot(snapshot);
     if (problem) {
@@ -233,18 +202,18 @@ function settleDays(
       return;
     }
     keep(date, snapshot);
-    if (stored && sameSnapshot(stored, snapshot)) settled.unchanged++;
-    else settled.writes.push(snapshot);
+    if (stored && sameSnapshot(stored, snapshot)) unchanged++;
+    else writes.push(snapshot);
   });
-  settled.final = [...final.values()];
-  return settled;
+  // `final`: every day after the run, stored or new, in date order.
+  return { final: [...final.values()], writes, unchanged, heldBack };
 }
 
 /** The result with LATEST rebuilt from the settled days, when this run delivered data for its window. */
 function withLatest(
   result: ReconcileResult,
   input: ReconcileInput,
-  settled: SettledDays,
+  settled: ReturnType<typeof settleDays>,
   mergedDates: readonly string[],
 ): ReconcileResult {
   const days = settled.final;

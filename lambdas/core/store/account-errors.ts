@@ -89,7 +89,7 @@ function durationText(ms: number): string {
 }
 
 /** Why the creation limit refuses a key now, in words for the person: how many, over what window, how long to wait. */
-export function keyCreationLimitedText(limit: KeyCreationLimit, waitSeconds: number): string {
+function keyCreationLimitedText(limit: KeyCreationLimit, waitSeconds: number): string {
   return (
     `At most ${limit.max} keys can be created in any ${durationText(limit.windowMs)}; ` +
     `the next can be created in ${durationText(waitSeconds * 1000)}.`

@@ -263,15 +263,10 @@ export class AccountsStore extends AccountsReadStore {
   }
 
   /**
-   * Reserves a slot on the account's counter, then writes the key item. The reservation is one conditional
-   * update whose condition carries every plan's key limit, so it is exact under concurrency and against a plan
-   * change racing it; a failed key write gives the slot back.
-   *
-   * With a creation limit (the dashboard's), the same update appends the creation's time to `key_created_at` and is
-   * admitted only while that list holds fewer than `max` times, so concurrent creations are admitted exactly up to
-   * the limit. The list holds the latest creations only: when it is full and some of its times have left the window,
-   * a refusal removes them (a conditional write that checks each has) and the creation is tried again.
-   * A creation whose key write then fails keeps its time: the limit errs toward refusing.
+   * Reserves a slot on the account's counter (key-slots.ts: one conditional update, exact under concurrency and
+   * against a racing plan change), then writes the key item; a failed key write gives the slot back but keeps the
+   * creation's time, so the creation limit errs toward refusing. A refusal the account no longer explains (stale
+   * creation times, since dropped, or a concurrent change) is tried again.
    */
   async createKey(
     accountId: string,

@@ -24,7 +24,11 @@ const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
   return max === null ? [] : [{ plan, max }];
 });
 
-/** The reservation; false when its condition refused it (nothing was written then). */
+/**
+ * The reservation, one update whose condition carries every plan's key limit; false when refused (nothing written).
+ * With a creation limit, it also appends the creation's time to `key_created_at`, admitted only while that list
+ * (the latest creations) holds fewer than `max` times, so concurrent creations are admitted exactly up to the limit.
+ */
 export async function reserveKeySlot(
   table: AccountsTable,
   accountId: string,
