@@ -4,16 +4,11 @@
  * operator's tool whose cost grows with the table (key and usage items are read and filtered out, each counted
  * against the read capacity), never something a request path may call.
  */
-import { type DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { type Account, accountFromItem, MalformedItemError } from '../lambdas/core/store/account-items';
 import { accountKey } from '../lambdas/core/store/tables';
 
-/** An account as the operator sees it: with `owner`, the dashboard user's `sub`, when it signed up there. */
-export interface AccountSummary extends Account {
-  owner?: string;
-}
-
-/** The attributes an account summary reads; `pk` only names a malformed item in the error. */
+/** The attributes the listing reads; `pk` only names a malformed item in the error. */
 const ATTRIBUTES = [
   'pk',
   'account_id',
@@ -27,18 +22,7 @@ const ATTRIBUTES = [
   'owner',
 ] as const;
 
-/** An `ACCOUNT#` item as a summary; `owner` is read here, beside the attributes `accountFromItem` checks. */
-export function summaryFromItem(item: Readonly<Record<string, unknown>>): AccountSummary {
-  const summary: AccountSummary = accountFromItem(item);
-  const owner = item.owner;
-  if (owner !== undefined) {
-    if (typeof owner !== 'string') throw new MalformedItemError('account', 'owner', 'a string');
-    summary.owner = owner;
-  }
-  return summary;
-}
-
-const byCreationThenId = (a: AccountSummary, b: AccountSummary): number => {
+const byCreationThenId = (a: Account, b: Account): number => {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
   if (a.accountId !== b.accountId) return a.accountId < b.accountId ? -1 : 1;
   return 0;
@@ -48,9 +32,9 @@ const byCreationThenId = (a: AccountSummary, b: AccountSummary): number => {
  * Every account, oldest first (ties by id). A paginated, strongly consistent Scan, so that an account created a
  * moment ago is listed; a malformed item fails the listing and is named by its key.
  */
-export async function listAccounts(client: DynamoDBDocumentClient, tableName: string): Promise<AccountSummary[]> {
+export async function listAccounts(client: DynamoDBDocumentClient, tableName: string): Promise<Account[]> {
   const names = Object.fromEntries(ATTRIBUTES.map((name, i) => [`#a${i}`, name]));
-  const accounts: AccountSummary[] = [];
+  const accounts: Account[] = [];
   const pages = paginateScan(
     { client },
     {
@@ -65,7 +49,7 @@ export async function listAccounts(client: DynamoDBDocumentClient, tableName: st
   for await (const page of pages) {
     for (const item of page.Items ?? []) {
       try {
-        accounts.push(summaryFromItem(item));
+        accounts.push(accountFromItem(item));
       } catch (error) {
         if (error instanceof MalformedItemError) error.message = `${error.message} (item ${String(item.pk)})`;
         throw error;
@@ -73,16 +57,4 @@ export async function listAccounts(client: DynamoDBDocumentClient, tableName: st
     }
   }
   return accounts.sort(byCreationThenId);
-}
-
-/** One account with its owner, or undefined: a strongly consistent GetItem. */
-export async function findAccountSummary(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  accountId: string,
-): Promise<AccountSummary | undefined> {
-  const out = await client.send(
-    new GetCommand({ TableName: tableName, Key: { pk: accountKey(accountId) }, ConsistentRead: true }),
-  );
-  return out.Item ? summaryFromItem(out.Item) : undefined;
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { systemClock } from '../lambdas/core/domain/dates';
-import { loadAccountInput } from '../lambdas/core/store/account-input-loader';
 import { AccountsError, InvalidAccountInputError } from '../lambdas/core/store/accounts-store';
 import { type AdminCommand, parseInvocation, USAGE } from './args';
 import {
@@ -142,7 +141,6 @@ async function execute(
   const store = new AdminAccountsStore(opened.client, opened.tableName, {
     clock: systemClock,
     randomBytes: (n) => randomBytes(n),
-    accountInput: loadAccountInput,
   });
   return runCommand(command, store);
 }

@@ -1,11 +1,6 @@
 import { PLANS, resolveLimits } from '../lambdas/core/domain/plans';
-import {
-  type Account,
-  AccountsStore,
-  type ApiKeyRecord,
-  UnknownAccountError,
-} from '../lambdas/core/store/accounts-store';
-import { type AccountSummary, findAccountSummary, listAccounts } from './accounts-listing';
+import { type Account, AccountsStore, type ApiKeyRecord } from '../lambdas/core/store/accounts-store';
+import { listAccounts } from './accounts-listing';
 import type { AdminCommand } from './args';
 
 /** What a command prints: the one JSON object for `--json`, and the lines for people otherwise. */
@@ -16,23 +11,15 @@ export interface CommandOutput {
 
 export type AdminStore = Pick<
   AccountsStore,
-  'createAccount' | 'setStatus' | 'verify' | 'setPlan' | 'createKey' | 'listKeys' | 'revokeKey'
+  'createAccount' | 'getAccount' | 'setStatus' | 'verify' | 'setPlan' | 'createKey' | 'listKeys' | 'revokeKey'
 > & {
-  /** The account with its dashboard owner, if any; UnknownAccountError when there is none. */
-  getAccount(accountId: string): Promise<AccountSummary>;
   /** Every account, oldest first. */
-  listAccounts(): Promise<AccountSummary[]>;
+  listAccounts(): Promise<Account[]>;
 };
 
-/** The accounts store plus what only the operator needs: accounts with their owner, and the listing. */
+/** The accounts store plus what only the operator needs: the listing. */
 export class AdminAccountsStore extends AccountsStore implements AdminStore {
-  override async getAccount(accountId: string): Promise<AccountSummary> {
-    const account = await findAccountSummary(this.client, this.tableName, accountId);
-    if (!account) throw new UnknownAccountError(accountId);
-    return account;
-  }
-
-  listAccounts(): Promise<AccountSummary[]> {
+  listAccounts(): Promise<Account[]> {
     return listAccounts(this.client, this.tableName);
   }
 }
@@ -58,13 +45,13 @@ export function accountJson(account: Account): Record<string, unknown> {
 }
 
 /** `account show` and each entry of `account list`: the account and its dashboard owner (null when it has none). */
-export function summaryJson(account: AccountSummary): Record<string, unknown> {
+export function summaryJson(account: Account): Record<string, unknown> {
   return { ...accountJson(account), owner: account.owner ?? null };
 }
 
 const DASHBOARD_MARKER = 'signed up in the dashboard';
 
-function ownerLine(account: AccountSummary): string {
+function ownerLine(account: Account): string {
   return `  owner     ${account.owner === undefined ? '-' : `${account.owner} (${DASHBOARD_MARKER})`}`;
 }
 
@@ -103,7 +90,7 @@ function keyTable(keys: readonly ApiKeyRecord[]): string[] {
   ]);
 }
 
-function accountTable(accounts: readonly AccountSummary[]): string[] {
+function accountTable(accounts: readonly Account[]): string[] {
   if (accounts.length === 0) return ['There are no accounts.'];
   const owned = accounts.filter((a) => a.owner !== undefined).length;
   const count = accounts.length === 1 ? '1 account' : `${accounts.length} accounts`;

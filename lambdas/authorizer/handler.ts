@@ -1,6 +1,6 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { defaultAuthorizer } from '../core/auth/deps';
-import { decodeAccess } from '../core/http/authorizer-context';
+import { isUnavailable } from '../core/http/authorizer-context';
 import { countServerError } from '../core/http/server-errors';
 
 const authorizer = defaultAuthorizer();
@@ -25,6 +25,6 @@ export const handler = async (
     event,
     remaining === undefined ? {} : { deadlineMs: remaining - ANSWER_MARGIN_MS },
   );
-  if (decodeAccess(result.context)?.verdict === 'unavailable') await countServerError();
+  if (isUnavailable(result.context)) await countServerError();
   return result;
 };

@@ -7,7 +7,6 @@ import { listAccounts } from '../../admin-cli/accounts-listing';
 import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../admin-cli/target';
 import { hashApiKey, isWellFormedApiKey } from '../../lambdas/core/domain/api-key';
 import { PLANS } from '../../lambdas/core/domain/plans';
-import { loadAccountInput } from '../../lambdas/core/store/account-input-loader';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
@@ -42,7 +41,6 @@ const storeAt = (endpoint: string, table = LOCAL_ACCOUNTS_TABLE_NAME) =>
   new AccountsStore(createDocumentClient(endpoint), table, {
     clock: () => new Date(),
     randomBytes,
-    accountInput: loadAccountInput,
   });
 
 describe('admin CLI against the running local server', () => {

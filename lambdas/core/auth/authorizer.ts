@@ -8,22 +8,21 @@ import { type Access, encodeAccess } from '../http/authorizer-context';
 import { DENY_CONTEXT_CODE, DENY_CONTEXT_MESSAGE } from '../http/gateway-responses';
 import { API_KEY_HEADER, headerValue } from '../http/headers';
 import { matchRoute } from '../http/routes';
+import { LruCache } from '../service/lru-cache';
 import { isStoreUnavailable } from '../store/store-errors';
-import { RecordCache } from './record-cache';
 
 /** Query parameter names that carry a key in the URL (refused with 400 even beside a valid header; openapi.json: api-key-in-url). */
 export const KEY_QUERY_PARAMETERS = ['api_key', 'apikey', 'key', 'access_key', 'x-api-key'] as const;
 
 export interface KeyLookup {
-  findKeyByHash(sha256: string): Promise<{ accountId: string; revokedAt?: string } | undefined>;
+  findKeyByHash(sha256: string): Promise<KeyRecord | undefined>;
 }
 
+type KeyRecord = { accountId: string; revokedAt?: string };
+type AccountRecord = { accountId: string; plan: PlanId; status: 'active' | 'suspended'; overrides: LimitOverrides };
+
 export interface AccountLookup {
-  findAccount(
-    accountId: string,
-  ): Promise<
-    { accountId: string; plan: PlanId; status: 'active' | 'suspended'; overrides: LimitOverrides } | undefined
-  >;
+  findAccount(accountId: string): Promise<AccountRecord | undefined>;
 }
 
 export interface Admission {
@@ -97,11 +96,9 @@ function allow(methodArn: string, access: Access): APIGatewayAuthorizerResult {
 }
 
 /**
- * The store could not answer: an Allow whose context says `unavailable`, which the endpoint's first middleware
- * renders as 503 service-unavailable with Retry-After before doing anything else (see `admission` in
- * lambdas/core/http/middleware.ts for why an Allow is safe here). A Deny would tell a valid key it is invalid
- * (401), and a thrown error is API Gateway's AUTHORIZER_CONFIGURATION_ERROR (500). The context stays small: the
- * verdict, and the account and plan when the cache already had them (for the access log).
+ * The store could not answer: an Allow whose context says `unavailable`, rendered 503 by the endpoint's first
+ * middleware (`admission` in http/middleware.ts says why an Allow is safe). It carries the account and plan only
+ * when the cache already had them (for the access log).
  */
 function unavailable(methodArn: string, known: { accountId?: string; plan?: PlanId }): APIGatewayAuthorizerResult {
   const access: Access = { verdict: 'unavailable' };
@@ -110,132 +107,142 @@ function unavailable(methodArn: string, known: { accountId?: string; plan?: Plan
   return allow(methodArn, access);
 }
 
+/** Entries of each record cache: a revoked key or suspended account is seen within the TTL (the API allows 60 s). */
+const CACHE_ENTRIES = 10_000;
+
+type Observe = (outcome: AuthorizerOutcome) => void;
+
 /**
- * The REQUEST authorizer's decision, in the documented order of checks: missing header, key in URL, key validity, account
- * status, limits. Unknown and malformed keys are a Deny (rendered 401 by the gateway); every other verdict is an
- * Allow whose context the endpoint's first middleware renders, since a Deny cannot carry a status or headers.
+ * The checks made before the store is asked, in the documented order: the header, a key in the URL, the key's
+ * format. Their answer, or the well-formed key. A malformed or missing key is refused before the store is asked, so
+ * an outage does not change those 401s.
+ */
+function checkRequest(
+  event: APIGatewayRequestAuthorizerEvent,
+  observe: Observe,
+): { key: string } | { answer: APIGatewayAuthorizerResult } {
+  const key = headerValue(event.headers, API_KEY_HEADER);
+  if (key === undefined || key === '') {
+    observe({ kind: 'missing-api-key' });
+    return { answer: deny(event.methodArn, 'missing-api-key') };
+  }
+  const query = event.multiValueQueryStringParameters ?? event.queryStringParameters ?? {};
+  if (Object.keys(query).some((name) => (KEY_QUERY_PARAMETERS as readonly string[]).includes(name.toLowerCase()))) {
+    observe({ kind: 'api-key-in-url' });
+    return { answer: allow(event.methodArn, { verdict: 'api-key-in-url' }) };
+  }
+  if (!isWellFormedApiKey(key)) {
+    observe({ kind: 'invalid-api-key' });
+    return { answer: deny(event.methodArn, 'invalid-api-key') };
+  }
+  return { key };
+}
+
+/** The verdict on a known account: its status, then its limits, which admission counts against (peek for a refusal). */
+async function meter(
+  event: APIGatewayRequestAuthorizerEvent,
+  account: AccountRecord,
+  usage: Admission,
+  observe: Observe,
+): Promise<APIGatewayAuthorizerResult> {
+  const limits = resolveLimits(account.plan, account.overrides);
+  const base = {
+    accountId: account.accountId,
+    plan: account.plan,
+    limits: {
+      monthlyLimit: limits.monthlyLimit,
+      overflowAllowed: limits.overflowAllowed,
+      overflowPercent: limits.overflowPercent,
+      perMinute: limits.perMinute,
+    },
+  };
+  if (account.status !== 'active') {
+    // The key is valid, so the refusal carries the rate-limit headers too; it counts nothing, hence a read.
+    const meter = await usage.peek(account.accountId, limits);
+    observe({ kind: 'account-inactive', accountId: account.accountId, plan: account.plan });
+    return allow(event.methodArn, { verdict: 'account-inactive', ...base, meter });
+  }
+  const route = matchRoute(event.resource ?? event.requestContext?.resourcePath ?? '');
+  const meter = await usage.admit({
+    accountId: account.accountId,
+    limits,
+    countsTowardMonth: route?.route.countsTowardMonth ?? true,
+    requestId: event.requestContext?.requestId,
+  });
+  observe({ kind: 'metered', accountId: account.accountId, plan: account.plan, meter });
+  return allow(event.methodArn, { verdict: meter.verdict, ...base, meter });
+}
+
+/**
+ * The decision, or `late()` once `budgetMs` passes. A decision still running then goes on in the background: an
+ * admission write that lands after the deadline counts a request answered 503, the one case where a refused request
+ * is counted (a function timeout would have left the same write in flight and answered 500).
+ */
+async function withDeadline<T>(decision: Promise<T>, budgetMs: number | undefined, late: () => T): Promise<T> {
+  if (budgetMs === undefined || !Number.isFinite(budgetMs)) return decision;
+  // Nobody awaits a decision that lost the race; its failure must not become an unhandled rejection.
+  decision.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late()), Math.max(0, budgetMs));
+  });
+  try {
+    return await Promise.race([decision, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The REQUEST authorizer. Unknown and malformed keys are a Deny (rendered 401 by the gateway); every other verdict
+ * is an Allow whose context the endpoint's first middleware renders, since a Deny cannot carry a status or headers.
  *
- * The store's failures: a key of valid format whose record, account or usage item cannot be read or written because
- * the store timed out, throttled past the SDK's retries, was unreachable or answered 5xx (`isStoreUnavailable`) is
- * answered `unavailable` (503) and counted nowhere. Any other error (a missing table, a refused permission) is a
- * fault of the deployment and is thrown: API Gateway answers it with 500. A malformed or missing key is refused
- * before the store is asked, so an outage does not change those 401s.
+ * A key, account or usage item the store cannot read or write in time (`isStoreUnavailable`) is answered
+ * `unavailable` (503) and counted nowhere. Any other error (a missing table, a refused permission) is a fault of the
+ * deployment and is thrown: API Gateway answers it with 500.
  */
 export function createAuthorizer(deps: AuthorizerDeps) {
   const ttl = deps.cacheTtlMs ?? 60_000;
-  const now = () => deps.clock().getTime();
-  const keyCache = new RecordCache<{ accountId: string; revokedAt?: string }>(ttl, 10_000, now);
-  const accountCache = new RecordCache<Awaited<ReturnType<AccountLookup['findAccount']>>>(ttl, 10_000, now);
+  const keyCache = new LruCache<KeyRecord | undefined>(CACHE_ENTRIES);
+  const accountCache = new LruCache<AccountRecord | undefined>(CACHE_ENTRIES);
   const observe = deps.observe ?? (() => undefined);
   const onUnavailable = deps.onUnavailable ?? (() => undefined);
 
   async function decide(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-    const methodArn = event.methodArn;
-    const key = headerValue(event.headers, API_KEY_HEADER);
-    if (key === undefined || key === '') {
-      observe({ kind: 'missing-api-key' });
-      return deny(methodArn, 'missing-api-key');
-    }
-    const query = event.multiValueQueryStringParameters ?? event.queryStringParameters ?? {};
-    if (Object.keys(query).some((name) => (KEY_QUERY_PARAMETERS as readonly string[]).includes(name.toLowerCase()))) {
-      observe({ kind: 'api-key-in-url' });
-      return allow(methodArn, { verdict: 'api-key-in-url' });
-    }
-    if (!isWellFormedApiKey(key)) {
-      observe({ kind: 'invalid-api-key' });
-      return deny(methodArn, 'invalid-api-key');
-    }
+    const checked = checkRequest(event, observe);
+    if ('answer' in checked) return checked.answer;
     const failure: StoreFailure = { stage: 'key' };
     let plan: PlanId | undefined;
     try {
-      const hash = hashApiKey(key);
-      const record = await keyCache.get(hash, () => deps.keys.findKeyByHash(hash));
+      const hash = hashApiKey(checked.key);
+      const record = await keyCache.load(hash, deps.clock().getTime(), ttl, () => deps.keys.findKeyByHash(hash));
       failure.stage = 'account';
       const account =
         record && !record.revokedAt
-          ? await accountCache.get(record.accountId, () => deps.accounts.findAccount(record.accountId))
+          ? await accountCache.load(record.accountId, deps.clock().getTime(), ttl, () =>
+              deps.accounts.findAccount(record.accountId),
+            )
           : undefined;
       if (!account) {
         observe({ kind: 'invalid-api-key' });
-        return deny(methodArn, 'invalid-api-key');
+        return deny(event.methodArn, 'invalid-api-key');
       }
       failure.stage = 'usage';
       failure.accountId = account.accountId;
       plan = account.plan;
-      return await meter(event, account);
+      return await meter(event, account, deps.usage, observe);
     } catch (error) {
       if (!isStoreUnavailable(error)) throw error;
       onUnavailable({ ...failure, error });
-      return unavailable(methodArn, { accountId: failure.accountId, plan });
+      return unavailable(event.methodArn, { accountId: failure.accountId, plan });
     }
   }
 
-  async function meter(
-    event: APIGatewayRequestAuthorizerEvent,
-    account: NonNullable<Awaited<ReturnType<AccountLookup['findAccount']>>>,
-  ): Promise<APIGatewayAuthorizerResult> {
-    const methodArn = event.methodArn;
-    const limits = resolveLimits(account.plan, account.overrides);
-    const base = {
-      accountId: account.accountId,
-      plan: account.plan,
-      limits: {
-        monthlyLimit: limits.monthlyLimit,
-        overflowAllowed: limits.overflowAllowed,
-        overflowPercent: limits.overflowPercent,
-        perMinute: limits.perMinute,
-      },
-    };
-    if (account.status !== 'active') {
-      // The key is valid, so the refusal carries the rate-limit headers too; it counts nothing, hence a read.
-      const meter = await deps.usage.peek(account.accountId, limits);
-      observe({ kind: 'account-inactive', accountId: account.accountId, plan: account.plan });
-      return allow(methodArn, { verdict: 'account-inactive', ...base, meter });
-    }
-    const route = matchRoute(event.resource ?? event.requestContext?.resourcePath ?? '');
-    const meter = await deps.usage.admit({
-      accountId: account.accountId,
-      limits,
-      countsTowardMonth: route?.route.countsTowardMonth ?? true,
-      requestId: event.requestContext?.requestId,
+  const authorize = (event: APIGatewayRequestAuthorizerEvent, options: AuthorizeOptions = {}) =>
+    withDeadline(decide(event), options.deadlineMs, () => {
+      onUnavailable({ stage: 'deadline' });
+      return unavailable(event.methodArn, {});
     });
-    observe({ kind: 'metered', accountId: account.accountId, plan: account.plan, meter });
-    return allow(methodArn, { verdict: meter.verdict, ...base, meter });
-  }
-
-  /**
-   * The decision, or `unavailable` once `deadlineMs` passes. A decision still running then goes on in the
-   * background: an admission write that lands after the deadline counts a request that was answered 503, the one
-   * case where a refused request is counted (a function timeout would have left the same write in flight, and
-   * answered 500). The SDK's own timeouts keep that rare: it takes a cold cache and a store near its timeout on
-   * all three calls.
-   */
-  async function authorize(
-    event: APIGatewayRequestAuthorizerEvent,
-    options: AuthorizeOptions = {},
-  ): Promise<APIGatewayAuthorizerResult> {
-    const decision = decide(event);
-    const budget = options.deadlineMs;
-    if (budget === undefined || !Number.isFinite(budget)) return decision;
-    // Nobody awaits a decision that lost the race; its failure must not become an unhandled rejection.
-    decision.catch(() => undefined);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<APIGatewayAuthorizerResult>((resolve) => {
-      timer = setTimeout(
-        () => {
-          onUnavailable({ stage: 'deadline' });
-          resolve(unavailable(event.methodArn, {}));
-        },
-        Math.max(0, budget),
-      );
-    });
-    try {
-      return await Promise.race([decision, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   const clearCaches = () => {
     keyCache.clear();
     accountCache.clear();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../domain/dates';
 import type { KeyCreationLimit } from '../domain/key-creation';
 import { optionalEnv, requireEnv } from '../env';
-import { AccountsStore, type AccountsStoreDeps } from '../store/accounts-store';
+import { AccountsStore } from '../store/accounts-store';
 import { createMeteringClient, DYNAMODB_ENDPOINT_ENV, documentClient } from '../store/clients';
 import { ACCOUNTS_TABLE } from '../store/tables';
 import { UsageStore } from '../store/usage-store';
@@ -37,24 +37,18 @@ export function contactLink(value: string | undefined): string | null {
 
 let shared: DashboardDeps | undefined;
 
-/**
- * The module-scope dependencies of a dashboard function. Only a route that creates accounts or names keys passes
- * `accountInput`: this module must not import the loader, or every route's bundle would hold zod.
- */
-export function lambdaDashboardDeps(accountInput?: AccountsStoreDeps['accountInput']): DashboardDeps {
+/** The module-scope dependencies of a dashboard function. */
+export function lambdaDashboardDeps(): DashboardDeps {
   if (!shared) {
     const table = requireEnv(ACCOUNTS_TABLE.envVar);
     const document = documentClient();
-    // Only the account route reads usage: its client is built at its first read, so the other routes' cold starts
-    // do not construct a second SDK client they never call. Its endpoint is read here, with the rest of the
-    // environment, as meteringClient() would at init.
+    // Only the account route reads usage, so its client is built at its first read, not at every route's init.
     const endpoint = process.env[DYNAMODB_ENDPOINT_ENV];
     let usage: UsageStore | undefined;
     shared = {
       accounts: new AccountsStore(document, table, {
         clock: systemClock,
         randomBytes: (n) => randomBytes(n),
-        accountInput,
       }),
       get usage() {
         usage ??= new UsageStore(createMeteringClient(document, endpoint, { failFast: true }), table, {

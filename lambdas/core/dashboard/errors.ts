@@ -4,17 +4,17 @@
  */
 import { formatTimestamp } from '../domain/dates';
 import { ApiError, InvalidParameterError, RetryLaterError } from '../domain/errors';
-import { type KeyCreationLimit, nextKeyCreationAt, secondsUntilInstant } from '../domain/key-creation';
+import { type KeyCreationLimit, nextKeyCreationAt } from '../domain/key-creation';
 import { PLANS, type PlanId } from '../domain/plans';
 import {
-  type Account,
   AccountSuspendedError,
   InvalidAccountInputError,
   KeyCreationLimitedError,
   KeyLimitReachedError,
-  keyCreationLimitedText,
+  refusedKeyReason,
   UnknownKeyError,
-} from '../store/accounts-store';
+} from '../store/account-errors';
+import type { Account } from '../store/account-items';
 
 const SUSPENDED = 'The account is suspended, so no keys can be created; ask the operator to resume it.';
 
@@ -51,14 +51,9 @@ export function nextKeyAt(account: Account, limit: KeyCreationLimit, now: Date):
   return next === undefined ? null : formatTimestamp(Math.ceil(next / 1000) * 1000);
 }
 
-/**
- * Why the account cannot take another key, for the keys page; undefined when it can. In the order the store
- * refuses a creation: suspension, the plan's key limit, then the creation limit (the one that waiting cures).
- */
+/** Why the account cannot take another key, for the keys page: the refusal a creation would meet now, if any. */
 export function cannotCreateReason(account: Account, limit: KeyCreationLimit, now: Date): string | undefined {
-  if (account.status !== 'active') return SUSPENDED;
-  const max = PLANS[account.plan].maxActiveKeys;
-  if (max !== null && account.activeKeys >= max) return keyLimitMessage(account.plan, max);
-  const next = nextKeyCreationAt(account.keyCreatedAt ?? [], limit, now.getTime());
-  return next === undefined ? undefined : keyCreationLimitedText(limit, secondsUntilInstant(next, now.getTime()));
+  // Dashboard accounts are verified from their first request; the store's verification refusal is the operator's.
+  const refusal = refusedKeyReason({ ...account, verified: true }, { limit, now: now.getTime() });
+  return refusal && dashboardError(refusal, account)?.message;
 }

@@ -2,7 +2,6 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { InvalidParameterError } from '../domain/errors';
 import { DASHBOARD_MAX_BODY_BYTES } from '../http/dashboard-routes';
 import { headerValue } from '../http/headers';
-import { loadAccountInput } from '../store/account-input-loader';
 import { type DashboardDeps, lambdaDashboardDeps } from './deps';
 import { defineDashboardEndpoint } from './endpoint';
 import { dashboardError } from './errors';
@@ -38,8 +37,7 @@ export function keyNameOf(event: APIGatewayProxyEvent): string {
  */
 export const endpoint = defineDashboardEndpoint<DashboardDeps>({
   route: 'keys-create',
-  // The one dashboard route whose store validates input (the key's name), so the one that bundles zod.
-  lambdaDeps: () => lambdaDashboardDeps(loadAccountInput),
+  lambdaDeps: lambdaDashboardDeps,
   create:
     (deps) =>
     async ({ event, owner }) => {

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { InvalidParameterError } from '../domain/errors';
-import { decodeAccess } from './authorizer-context';
+import { isUnavailable } from './authorizer-context';
 import { admission, conditionalGet, errorEnvelope, finalizeResponse } from './middleware';
 import type { HttpResponse } from './responses';
 import { type RouteId, routeById } from './routes';
@@ -11,8 +11,7 @@ export type Endpoint = (event: APIGatewayProxyEvent) => Promise<HttpResponse>;
 
 /** The 503 the first middleware renders for the authorizer's `unavailable` verdict: the authorizer's 5xx, not ours. */
 function relaysAuthorizerOutage(event: APIGatewayProxyEvent): boolean {
-  const context = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
-  return decodeAccess(context)?.verdict === 'unavailable';
+  return isUnavailable(event.requestContext?.authorizer as Record<string, unknown> | null | undefined);
 }
 
 /**

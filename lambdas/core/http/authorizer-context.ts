@@ -67,8 +67,7 @@ export function encodeAccess(access: Access): Record<string, string> {
 
 /**
  * A count: a non-negative safe integer, as up to 16 digits or as a number (a host that passes values through
- * unconverted still works). Hand-written: every endpoint decodes the context, and a schema library would cost
- * each cold start more than these few checks (README: validation).
+ * unconverted still works).
  */
 function count(value: unknown): number | undefined {
   const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
@@ -112,6 +111,11 @@ function decodeMeter(
     monthUsed,
     at,
   };
+}
+
+/** Whether a context carries the `unavailable` verdict (a 503 relayed from the authorizer): that one field is read. */
+export function isUnavailable(context: Readonly<Record<string, unknown>> | null | undefined): boolean {
+  return context ? String(context[KEYS.verdict]) === 'unavailable' : false;
 }
 
 /** The access an authorizer context describes; undefined when it names no known verdict. */

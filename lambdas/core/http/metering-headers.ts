@@ -10,11 +10,8 @@ import type { Access } from './authorizer-context';
 import { API_KEY_HEADER } from './headers';
 
 /**
- * `Retry-After` of a 503 for a store that could not be reached. The authorizer gives up on a call after about 2 s
- * (lambdas/core/store/clients.ts), so a client retrying at once would find the same brownout and add its load to
- * it; DynamoDB's throttling and partition recovery take seconds, not minutes. Five seconds spreads the retries past
- * that without holding clients back long once the store answers again. (The stage throttle's 429 says 1 s: there
- * the token bucket refills every second.)
+ * `Retry-After` of a 503 for a store that could not be reached: long enough that retries do not pile onto the same
+ * brownout (DynamoDB's throttling and partition recovery take seconds), short enough not to hold clients back.
  */
 export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 

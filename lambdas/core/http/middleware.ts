@@ -29,13 +29,10 @@ function readAccess(event: APIGatewayProxyEvent): Access | undefined {
  * unavailable) before any input is looked at, in the documented order of checks. A request that reached a function
  * without a verdict it knows is a wiring fault, so it fails closed (500, still before any work).
  *
- * `unavailable` is an Allow from the authorizer for a key it could not check: its store timed out, was throttled
- * past the SDK's retries, or could not be reached. It is an Allow only because API Gateway answers a Deny with 401
- * (a valid key must not be told it is invalid) and a thrown error with 500; the Allow is what lets this function
- * answer 503 with Retry-After. It grants nothing: this check runs first on every route, ahead of the parameters,
- * the rate store and the handler, and refuses it. The Allow names only the method being called, and the
- * authorizer's results are never cached (resultsCacheTtl 0, lib/api.ts), so it is not reused for another request.
- * An endpoint bundle older than this verdict decodes no access from it and answers 500: closed as well.
+ * `unavailable` is an Allow for a key the authorizer could not check (its store failed), because API Gateway
+ * answers a Deny with 401 and a thrown error with 500; the Allow lets this function answer 503 with Retry-After.
+ * It grants nothing: this check runs first on every route and refuses it, the Allow names only the method called,
+ * and the authorizer's results are never cached (resultsCacheTtl 0, lib/api.ts).
  */
 export function admission(): Middleware {
   return {

@@ -1,13 +1,8 @@
 /**
- * The count a release is judged by: one EMF line per 5xx answer of a released function, naming the function and the
- * published version that gave it, so the release alarm (lib/release.ts) can divide one version's 5xx answers by
- * that version's invocations. Every endpoint catches its failures and answers 500 or 503, which Lambda's `Errors`
- * never sees; this count does. Nothing is written for any other answer, so the usual request pays nothing, and
- * the EMF module is loaded and its emitter created at the first 5xx, not at init: no endpoint writes any other
- * metric, so their bundles would otherwise evaluate it at every cold start for an answer most never give.
- *
- * The two handler chains (api-handler.ts, dashboard-handler.ts) count through `serverErrorCount`, the authorizer's
- * entry through `countServerError`; both end in `countServerError`, the one place the line is written.
+ * The count a release is judged by: one EMF line per 5xx answer of a released function, naming the function and its
+ * published version, so the release alarm (lib/release.ts) can divide one version's 5xx answers by its invocations
+ * (endpoints answer their failures, which Lambda's `Errors` never sees). The EMF module is loaded at the first 5xx,
+ * not at init (docs: cold start). Both handler chains and the authorizer end in `countServerError`.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';

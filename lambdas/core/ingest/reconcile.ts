@@ -70,13 +70,13 @@ function clone(snapshot: RateSnapshot): RateSnapshot {
   return { ...snapshot, rates: { ...snapshot.rates }, sources: { ...snapshot.sources } };
 }
 
-export function reconcile(input: ReconcileInput): ReconcileResult {
-  const rejections: Rejection[] = [];
-  const horizon = addDays(input.today, MAX_DAYS_AHEAD);
+type Merge = ReturnType<typeof mergeDay>;
 
+/** The fetched days by date, rebased to EUR; a day after the horizon or without EUR is rejected. */
+function contributionsByDate(fetched: readonly SourceDay[], horizon: string, rejections: Rejection[]) {
   const contributions = new Map<string, SourceDay[]>();
   const seen = new Set<string>();
-  for (const day of input.fetched) {
+  for (const day of fetched) {
     const { date, source } = day;
     if (date > horizon) {
       rejections.push({ date, source, reason: 'future-date', detail: `${source} delivered ${date}, after ${horizon}` });
@@ -95,62 +95,75 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     list.push(eurDay);
     contributions.set(date, list);
   }
+  return contributions;
+}
 
-  const merged = new Map<string, ReturnType<typeof mergeDay>>();
-  for (const [date, days] of contributions) merged.set(date, mergeDay(date, input.stored.get(date), days));
-  const allDates = [...new Set([...merged.keys(), ...input.stored.keys()])].sort();
+/** What the jump rule knows while it walks the days in order: each currency's last good rate, and the next one. */
+function timeline(dates: readonly string[], rateOn: (date: string, code: string) => number | undefined) {
   // Day numbers once per date: the per-currency lookback checks would otherwise parse dates millions of times.
-  const dayNumber = new Map(allDates.map((date) => [date, dayStartMs(date) / DAY_MS]));
+  const dayNumber = new Map(dates.map((date) => [date, dayStartMs(date) / DAY_MS]));
   const numberOf = (date: string): number => dayNumber.get(date) ?? dayStartMs(date) / DAY_MS;
-  const rawRate = (date: string, code: string): number | undefined =>
-    (merged.get(date)?.snapshot ?? input.stored.get(date))?.rates[code];
-  const nextRate = (index: number, code: string): number | undefined => {
-    const from = numberOf(allDates[index] as string);
-    for (let i = index + 1; i < allDates.length; i++) {
-      const date = allDates[i] as string;
-      if (numberOf(date) - from > JUMP_LOOKBACK_DAYS) return undefined;
-      const rate = rawRate(date, code);
-      if (rate !== undefined) return rate;
-    }
-    return undefined;
-  };
-
   const lastGood = new Map<string, { day: number; rate: number }>();
-  const remember = (snapshot: RateSnapshot) => {
-    const day = numberOf(snapshot.date);
-    for (const [code, rate] of Object.entries(snapshot.rates)) {
-      if (code !== PIVOT) lastGood.set(code, { day, rate });
-    }
-  };
-  const finalDays = new Map<string, RateSnapshot>();
-  const heldBack = new Set<string>();
-  const writes: RateSnapshot[] = [];
-  let unchanged = 0;
-
-  allDates.forEach((date, index) => {
-    const stored = input.stored.get(date);
-    const merge = merged.get(date);
-    if (!merge) {
-      if (stored) {
-        remember(stored);
-        finalDays.set(date, stored);
+  return {
+    numberOf,
+    lastGood,
+    /** The next rate of `code` quoted within the lookback after the day at `index`. */
+    nextRate(index: number, code: string): number | undefined {
+      const from = numberOf(dates[index] as string);
+      for (let i = index + 1; i < dates.length; i++) {
+        const date = dates[i] as string;
+        if (numberOf(date) - from > JUMP_LOOKBACK_DAYS) return undefined;
+        const rate = rateOn(date, code);
+        if (rate !== undefined) return rate;
       }
-      return;
-    }
-    const days = contributions.get(date) ?? [];
-    const snapshot = clone(merge.snapshot);
+      return undefined;
+    },
+    remember(snapshot: RateSnapshot): void {
+      const day = numberOf(snapshot.date);
+      for (const [code, rate] of Object.entries(snapshot.rates)) {
+        if (code !== PIVOT) lastGood.set(code, { day, rate });
+      }
+    },
+  };
+}
+
+/** Walks every stored and merged day in order, keeping each merged day that passes the jump rule and the checks. */
+function settleDays(
+  input: ReconcileInput,
+  contributions: ReadonlyMap<string, SourceDay[]>,
+  merged: ReadonlyMap<string, Merge>,
+  rejections: Rejection[],
+) {
+  const dates = [...new Set([...merged.keys(), ...input.stored.keys()])].sort();
+  const line = timeline(dates, (date, code) => (merged.get(date)?.snapshot ?? input.stored.get(date))?.rates[code]);
+  const final = new Map<string, RateSnapshot>();
+  const writes: RateSnapshot[] = [];
+  const heldBack = new Set<string>();
+  let unchanged = 0;
+  const keep = (date: string, snapshot: RateSnapshot) => {
+    line.remember(snapshot);
+    final.set(date, snapshot);
+  };
+
+  /**
+   * The day's changed currencies that may stand: an unconfirmed jump keeps the stored rate (or none) and is
+   * rejected, and its currency is held back for LATEST.
+   */
+  function holdBackJumps(index: number, merge: Merge, days: SourceDay[], snapshot: RateSnapshot): string[] {
+    const { date } = snapshot;
+    const stored = input.stored.get(date);
     const changed: string[] = [];
     for (const code of merge.changed) {
       const value = snapshot.rates[code] as number;
-      const previous = lastGood.get(code);
+      const previous = line.lastGood.get(code);
       const jumped =
         previous !== undefined &&
-        numberOf(date) - previous.day <= JUMP_LOOKBACK_DAYS &&
+        line.numberOf(date) - previous.day <= JUMP_LOOKBACK_DAYS &&
         value > 0 &&
         isJump(previous.rate, value);
       if (jumped) {
         const quotes = days.map((d) => d.rates[code]).filter((r): r is number => r !== undefined);
-        const next = nextRate(index, code);
+        const next = line.nextRate(index, code);
         // The next day may confirm a move only one source quotes; a second source that disagrees vetoes it.
         const confirmed = sourcesAgree(quotes) || (quotes.length < 2 && next !== undefined && !isJump(value, next));
         if (!confirmed) {
@@ -161,41 +174,54 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
           if (keptSource === undefined) delete snapshot.sources[code];
           else snapshot.sources[code] = keptSource;
           heldBack.add(code);
-          rejections.push({
-            date,
-            code,
-            source: merge.snapshot.sources[code],
-            reason: 'jump',
-            detail: describeJump(code, previous.rate, value),
-          });
+          const source = merge.snapshot.sources[code];
+          rejections.push({ date, code, source, reason: 'jump', detail: describeJump(code, previous.rate, value) });
           continue;
         }
       }
       changed.push(code);
     }
+    return changed;
+  }
+
+  dates.forEach((date, index) => {
+    const stored = input.stored.get(date);
+    const merge = merged.get(date);
+    if (!merge) {
+      if (stored) keep(date, stored);
+      return;
+    }
+    const days = contributions.get(date) ?? [];
+    const snapshot = clone(merge.snapshot);
+    const changed = holdBackJumps(index, merge, days, snapshot);
     snapshot.publishedAt = dayPublishedAt(stored, days, snapshot, changed);
     const problem = checkSnapshot(snapshot);
     if (problem) {
       rejections.push(problem);
-      if (stored) {
-        remember(stored);
-        finalDays.set(date, stored);
-      }
+      if (stored) keep(date, stored);
       return;
     }
-    remember(snapshot);
-    finalDays.set(date, snapshot);
+    keep(date, snapshot);
     if (stored && sameSnapshot(stored, snapshot)) unchanged++;
     else writes.push(snapshot);
   });
+  // `final`: every day after the run, stored or new, in date order.
+  return { final: [...final.values()], writes, unchanged, heldBack };
+}
 
-  const result: ReconcileResult = { writes, unchanged, rejections, finalLatest: input.storedLatest };
-  const days = [...finalDays.values()];
+/** The result with LATEST rebuilt from the settled days, when this run delivered data for its window. */
+function withLatest(
+  result: ReconcileResult,
+  input: ReconcileInput,
+  settled: ReturnType<typeof settleDays>,
+  mergedDates: readonly string[],
+): ReconcileResult {
+  const days = settled.final;
   const newest = newestDate(days.map((d) => d.date));
   if (!newest) return result;
   const windowStart = addDays(newest, -LATEST_MAX_LAG_DAYS);
-  // LATEST is rebuilt when this run delivered data for its window; a backfill of old years leaves it alone.
-  const touchesWindow = [...merged.keys()].some((d) => d >= windowStart);
+  // A backfill of old years leaves LATEST alone.
+  const touchesWindow = mergedDates.some((d) => d >= windowStart);
   if (input.storedLatest && !touchesWindow) return result;
   const build = buildLatest(days.filter((d) => d.date >= windowStart));
   if (!build) return result;
@@ -205,7 +231,7 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     // LATEST never moves back in time (a rejected newest day leaves an older window behind).
     if (latest.date < previous.date) return result;
     // A currency held back by the jump rule keeps its last served value until a run confirms the move.
-    for (const code of heldBack) {
+    for (const code of settled.heldBack) {
       const rate = previous.rates[code];
       const source = previous.sources[code];
       if (latest.rates[code] !== undefined || rate === undefined) continue;
@@ -219,4 +245,19 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
     result.finalLatest = latest;
   }
   return result;
+}
+
+export function reconcile(input: ReconcileInput): ReconcileResult {
+  const rejections: Rejection[] = [];
+  const contributions = contributionsByDate(input.fetched, addDays(input.today, MAX_DAYS_AHEAD), rejections);
+  const merged = new Map<string, Merge>();
+  for (const [date, days] of contributions) merged.set(date, mergeDay(date, input.stored.get(date), days));
+  const settled = settleDays(input, contributions, merged, rejections);
+  const result: ReconcileResult = {
+    writes: settled.writes,
+    unchanged: settled.unchanged,
+    rejections,
+    finalLatest: input.storedLatest,
+  };
+  return withLatest(result, input, settled, [...merged.keys()]);
 }

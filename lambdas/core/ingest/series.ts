@@ -161,10 +161,8 @@ export interface SeriesBackfillResult {
 export const SERIES_RUN_STALE_MS = 15 * 60_000;
 
 /**
- * Rebuilds every series item from the stored day items, year by year (BatchGetItem, 100 days a call; the items
- * built in memory and put with BatchWriteItem), then records SERIES_VERSION in the marker item, unless a run was counted in meanwhile
- * (recordSeriesRebuild). Writing an item that is already right changes nothing, so it can be run again at any time. Cost on the full ECB history plus a
- * year of currency-api: about 10,000 day keys read and 1,300 items written.
+ * Rebuilds every series item from the stored day items, year by year, then records SERIES_VERSION in the marker
+ * item unless a run was counted in meanwhile (recordSeriesRebuild). Idempotent: it can be run again at any time.
  */
 export async function backfillSeries(
   store: RatesStore,
@@ -193,13 +191,11 @@ export async function backfillSeries(
 }
 
 /**
- * Makes sure the table's series items match its days before a run adds any: rebuilt (backfillSeries) when
- * `force`d, when the marker is missing from a table that has rates (written by a version without series), names an
- * older layout, counts runs that did not end cleanly (above 0: one stopped between its day and series writes;
- * below 0: a rebuild ran under one), or asks for it after a rebuild that overlapped a run. A run counted in less
- * than `staleRunMs` ago may still be writing: unless forced, the rebuild then waits for the next start. A new
- * table (no marker, no LATEST) is only marked: every day reaches it through ingestion, which writes the series
- * along. Returns the rebuild, when there was one.
+ * Makes sure the table's series items match its days before a run adds any: rebuilt (backfillSeries) when `force`d,
+ * or when the marker is missing from a table with rates, names an older layout, counts runs that did not end cleanly
+ * (above 0: one stopped between its day and series writes; below 0: a rebuild ran under one), or asks for it after
+ * a rebuild that overlapped a run. Unless forced, a run counted less than `staleRunMs` ago defers the rebuild to the
+ * next start. A new table (no marker, no LATEST) is only marked. Returns the rebuild, when there was one.
  */
 export async function ensureSeries(
   store: RatesStore,

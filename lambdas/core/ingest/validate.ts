@@ -2,16 +2,12 @@
  * Pure plausibility rules for day snapshots. A snapshot that breaks a rule is not written and the stored one
  * stays; each refusal carries a reason for the log and the Rejections metric.
  *
- * The jump rule works per currency, against that currency's last accepted rate within JUMP_LOOKBACK_DAYS: a
- * currency with no such rate (new, or back after a suspension such as ISK 2008–2018) has nothing to jump from,
- * and a code change (TRL→TRY, ROL→RON) is a new currency. A move of more than 25 % is accepted when a second
- * source quotes the same day within 2 %, or when the next day holds the new level (no move of more than 25 %
- * back). The bundled ECB history has four real one-day moves above 25 % (TRL 2001-02-22, ISK 2008-10-08 and
- * 2008-11-06, TRY 2021-12-21), all before currency-api exists and all held the next day; without the next-day
- * rule they would be lost from history. A one-day spike that reverts is still refused. On the newest day no
- * next day exists yet, so an uncorroborated jump is held back until the next run confirms it.
- * An uncorroborated jump removes that currency from the day (the stored value, if any, stays); if that leaves a
- * major missing, the whole day is rejected.
+ * The jump rule works per currency, against its last accepted rate within JUMP_LOOKBACK_DAYS (a new currency, or
+ * one back after a suspension, has nothing to jump from). A move of more than 25 % stands when a second source quotes
+ * the same day within 2 %, or when the next day holds the new level: the ECB history's four real one-day moves
+ * (TRL 2001-02-22, ISK 2008-10-08 and 2008-11-06, TRY 2021-12-21) held the next day, while a spike that reverts is
+ * refused. On the newest day an uncorroborated jump is held back until a run confirms it. A refused jump removes the
+ * currency from the day (the stored value stays); if that leaves a major missing, the whole day is rejected.
  */
 import { PIVOT, type RateSnapshot, type SourceId } from '../domain/rates';
 import { isPositiveRate } from '../sources/source-day';

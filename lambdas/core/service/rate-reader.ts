@@ -2,6 +2,7 @@ import { type Clock, daysBetween, formatDay } from '../domain/dates';
 import { type RateSnapshot, SETTLED_AFTER_DAYS, sameSnapshot } from '../domain/rates';
 import { type CurrencyYear, pairYear, type SeriesPoint } from '../domain/series';
 import type { SourceStatuses } from '../domain/source-status';
+import { LruCache } from './lru-cache';
 
 /** Pairs' points kept per process: about 250 points a year each, so a few MB at most. */
 export const PAIR_CACHE_SIZE = 512;
@@ -28,11 +29,6 @@ export interface RateReaderOptions {
   seriesCacheSize?: number;
 }
 
-interface CachedSeries {
-  series: CurrencyYear | undefined;
-  expires: number;
-}
-
 /**
  * Serves snapshots to warm endpoint functions without a database read: LATEST for at most 60 s, past days in a
  * small LRU. Concurrent misses share one read. Values derived from a snapshot (per-base tables and their
@@ -44,22 +40,22 @@ export class RateReader {
   private latestPending?: Promise<RateSnapshot | undefined>;
   private statuses?: { value: SourceStatuses; expires: number };
   private statusesPending?: Promise<SourceStatuses>;
-  private readonly days = new Map<string, { snapshot: RateSnapshot | undefined; expires: number }>();
+  private readonly days: LruCache<RateSnapshot | undefined>;
   private readonly dayPending = new Map<string, Promise<RateSnapshot | undefined>>();
-  private readonly series = new Map<string, CachedSeries>();
+  private readonly series: LruCache<CurrencyYear | undefined>;
   private readonly seriesPending = new Map<string, Promise<CurrencyYear | undefined>>();
   /**
-   * A pair's points per year, in a bounded LRU: each entry remembers the two year items it was computed from, so a
-   * refreshed item of either makes them be computed anew. Bounded by count, not by the items' lifetimes: an item
-   * that left the series cache must not keep every pair it ever took part in alive.
+   * A pair's points per year: each entry remembers the two year items it was computed from, so a refreshed item of
+   * either makes them be computed anew. Bounded by count, not by the items' lifetimes: an item that left the series
+   * cache must not keep every pair it ever took part in alive.
    */
-  private readonly pairs = new Map<string, { from: CurrencyYear; to: CurrencyYear; points: SeriesPoint[] }>();
-  private readonly seriesCacheSize: number;
+  private readonly pairs = new LruCache<{ from: CurrencyYear; to: CurrencyYear; points: SeriesPoint[] }>(
+    PAIR_CACHE_SIZE,
+  );
   private seriesBuilt = false;
   private seriesMarkerChecked?: number;
   private seriesVersionPending?: Promise<number | undefined>;
   private readonly latestTtlMs: number;
-  private readonly dayCacheSize: number;
   private readonly missingDayTtlMs: number;
 
   constructor(
@@ -68,9 +64,9 @@ export class RateReader {
     options: RateReaderOptions = {},
   ) {
     this.latestTtlMs = options.latestTtlMs ?? 60_000;
-    this.dayCacheSize = options.dayCacheSize ?? 256;
+    this.days = new LruCache(options.dayCacheSize ?? 256);
     this.missingDayTtlMs = options.missingDayTtlMs ?? 60_000;
-    this.seriesCacheSize = options.seriesCacheSize ?? 256;
+    this.series = new LruCache(options.seriesCacheSize ?? 256);
   }
 
   async getLatest(): Promise<RateSnapshot | undefined> {
@@ -136,12 +132,8 @@ export class RateReader {
 
   async getDay(day: string): Promise<RateSnapshot | undefined> {
     const now = this.clock().getTime();
-    const cached = this.days.get(day);
-    if (cached && cached.expires > now) {
-      this.days.delete(day);
-      this.days.set(day, cached);
-      return cached.snapshot;
-    }
+    const cached = this.days.get(day, now);
+    if (cached) return cached.value;
     let pending = this.dayPending.get(day);
     if (!pending) {
       pending = this.source.getDay(day).finally(() => this.dayPending.delete(day));
@@ -150,15 +142,8 @@ export class RateReader {
     const snapshot = await pending;
     // Recent days may still gain currencies from a late source; older ones are final.
     const settled = snapshot !== undefined && daysBetween(day, formatDay(now)) > SETTLED_AFTER_DAYS;
-    this.days.set(day, {
-      snapshot,
-      expires: settled ? Number.POSITIVE_INFINITY : now + (snapshot ? this.latestTtlMs : this.missingDayTtlMs),
-    });
-    while (this.days.size > this.dayCacheSize) {
-      const oldest = this.days.keys().next().value;
-      if (oldest === undefined) break;
-      this.days.delete(oldest);
-    }
+    const ttl = snapshot ? this.latestTtlMs : this.missingDayTtlMs;
+    this.days.set(day, snapshot, settled ? Number.POSITIVE_INFINITY : now + ttl);
     return snapshot;
   }
 
@@ -170,12 +155,8 @@ export class RateReader {
   async getSeries(code: string, year: number): Promise<CurrencyYear | undefined> {
     const now = this.clock().getTime();
     const key = `${code}#${year}`;
-    const cached = this.series.get(key);
-    if (cached && cached.expires > now) {
-      this.series.delete(key);
-      this.series.set(key, cached);
-      return cached.series;
-    }
+    const cached = this.series.get(key, now);
+    if (cached) return cached.value;
     let pending = this.seriesPending.get(key);
     if (!pending) {
       const read = this.source.getSeries?.(code, year) ?? Promise.resolve(undefined);
@@ -184,28 +165,18 @@ export class RateReader {
     }
     const read = await pending;
     // An unchanged item keeps its object, and with it the pairs computed from it.
-    const series = cached?.series && read && sameSeries(cached.series, read) ? cached.series : read;
-    this.series.set(key, { series, expires: seriesExpiry(year, series !== undefined, now, this.latestTtlMs) });
-    while (this.series.size > this.seriesCacheSize) {
-      const oldest = this.series.keys().next().value;
-      if (oldest === undefined) break;
-      this.series.delete(oldest);
-    }
+    const kept = this.series.peek(key);
+    const series = kept && read && sameSeries(kept, read) ? kept : read;
+    this.series.set(key, series, seriesExpiry(year, series !== undefined, now, this.latestTtlMs));
     return series;
   }
 
   /** The pair's points over one year (pairYear), memoized per pair of year items. */
   pairPoints(from: CurrencyYear, to: CurrencyYear): SeriesPoint[] {
     const key = `${from.code}/${to.code}/${from.year}`;
-    const cached = this.pairs.get(key);
-    this.pairs.delete(key);
+    const cached = this.pairs.peek(key);
     const points = cached && cached.from === from && cached.to === to ? cached.points : pairYear(from, to);
     this.pairs.set(key, { from, to, points });
-    while (this.pairs.size > PAIR_CACHE_SIZE) {
-      const oldest = this.pairs.keys().next().value;
-      if (oldest === undefined) break;
-      this.pairs.delete(oldest);
-    }
     return points;
   }
 

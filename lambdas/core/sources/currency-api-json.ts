@@ -4,16 +4,13 @@
  * (pegged synthetic values for withdrawn currencies) drop out here; only active catalog codes are kept, and
  * those must be positive finite numbers.
  */
-import * as z from 'zod/mini';
 import { isActiveCode, normalizeCode } from '../domain/currencies';
 import { currencyApiPublishedAt, isValidDay } from '../domain/dates';
 import { SourceFormatError } from './errors';
 import { CURRENCY_CODE, isPositiveRate, printableUpstream, type SourceDay } from './source-day';
 
-const CurrencyApiEnvelopeSchema = z.looseObject({
-  date: z.string().check(z.refine(isValidDay, 'not a calendar day')),
-});
-const CurrencyApiRatesSchema = z.record(z.string(), z.unknown());
+const isFields = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface CurrencyApiParseOptions {
   /** The day the URL asked for; the file must say the same day. Omitted for `latest`. */
@@ -31,18 +28,18 @@ export function parseCurrencyApiJson(text: string, options: CurrencyApiParseOpti
   } catch {
     throw new SourceFormatError(`not currency-api JSON: the body does not parse ('${printableUpstream(text.trim())}')`);
   }
-  const envelope = CurrencyApiEnvelopeSchema.safeParse(json);
-  if (!envelope.success) throw new SourceFormatError('not currency-api JSON: no valid "date"');
-  const { date } = envelope.data;
+  const date = isFields(json) ? json.date : undefined;
+  if (typeof date !== 'string' || !isValidDay(date))
+    throw new SourceFormatError('not currency-api JSON: no valid "date"');
   if (options.expectedDate && date !== options.expectedDate) {
     throw new SourceFormatError(`currency-api JSON for ${options.expectedDate} says it is for ${date}`);
   }
-  const table = CurrencyApiRatesSchema.safeParse(envelope.data[baseKey]);
-  if (!table.success)
+  const table = (json as Record<string, unknown>)[baseKey];
+  if (!isFields(table))
     throw new SourceFormatError(`not currency-api JSON: no "${printableUpstream(baseKey)}" rate table`);
   const rates: Record<string, number> = { [base]: 1 };
   let kept = 0;
-  for (const [key, value] of Object.entries(table.data)) {
+  for (const [key, value] of Object.entries(table)) {
     const code = normalizeCode(key);
     if (!CURRENCY_CODE.test(code)) continue;
     if (code === base) {

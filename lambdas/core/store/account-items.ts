@@ -1,7 +1,6 @@
 /**
- * The `ACCOUNT#` and `KEY#` items of the accounts table as records, checked as they are read. Hand-written rather
- * than zod schemas: the authorizer reads these items, and zod added about 21 KB that each of its cold starts loaded.
- * Pure: no AWS imports; the stores pass the items in.
+ * The `ACCOUNT#` and `KEY#` items of the accounts table as records, checked as they are read (hand-written, as
+ * every check of the functions is: docs, validation). Pure: no AWS imports; the stores pass the items in.
  */
 import { isPlanId, type LimitOverrides, PLAN_IDS, type PlanId } from '../domain/plans';
 

@@ -1,9 +1,7 @@
 /**
- * Which DynamoDB failures mean "the store is down or overloaded right now" (answered 503 with Retry-After, so the
- * client retries later) rather than "this deployment is wrong" (a missing table, a refused permission, a malformed
- * request: a 500, which the operator must fix). Matched by name, code and status rather than by class, so errors
- * that crossed a thread boundary, or came from another copy of the SDK, are judged alike. No SDK import: the
- * endpoint functions' bundles stay free of it.
+ * Which DynamoDB failures mean "the store is down or overloaded right now" (503 with Retry-After) rather than "this
+ * deployment is wrong" (500). Matched by name, code and status rather than by class, so errors that crossed a thread
+ * boundary or came from another copy of the SDK are judged alike; no SDK import keeps it out of endpoint bundles.
  */
 
 interface KnownFailures {

@@ -28,23 +28,16 @@ import { ACCOUNTS_TABLE, usageKey } from './tables';
  * - `r0`…`r15`: digests of recent request ids, one slot per digest, so a retried write is recognised;
  * - `expires_at`: TTL, epoch seconds, three months after the month ends.
  *
- * Naming the minute's counter after the minute makes admission one write in every case, the first request of a
- * minute included: `ADD m<minute> :1` creates the new minute's counter, so no rollover write and no rollover race
- * exist. Every write also removes the counter from two minutes back. The previous minute's counter is kept, so a
- * function whose clock lags slightly still finds the minute it is counting. After a gap in traffic older counters
- * remain; the write that sees them in its ALL_NEW result removes them with a second write, which keeps the item
- * at a few hundred bytes (one write capacity unit).
+ * Naming the minute's counter after the minute makes admission one write in every case (`ADD m<minute> :1`
+ * creates it: no rollover write, no rollover race). Every write removes the counter from two minutes back, keeping
+ * the previous one for a function whose clock lags; older counters left by a gap in traffic are removed by a second
+ * write when an ALL_NEW result shows them, so the item stays within one write capacity unit. The day's counter
+ * rides on the admission write; a refusal's counter (`ADD x<day> :1`) is one more write, on the refused path only.
  *
- * SDK retries: a write whose answer was lost is sent again. Its condition rejects a digest already in its slot,
- * and that rejection is read as "admitted, already counted". The retry is counted again only if another request
- * of the same account whose digest falls into the same slot (1 in 16) was written between the two attempts; so
- * with k writes in between it is counted once with probability (15/16)^k, and never more than the SDK's attempts
- * (3 by default). Without a request id there is no such protection.
- *
- * The day's counter rides on the admission write (`ADD d<day> :1`), so counting per day adds no operation to an
- * admitted request. A refusal writes nothing in its conditional write, so counting it takes one more, unconditional
- * write (`ADD x<day> :1`) on the refused path only. A full month of days and refusals adds about 400 bytes, so the
- * item stays within one write capacity unit.
+ * SDK retries: a write whose answer was lost is sent again, and its condition rejects a digest already in its slot,
+ * which is read as "admitted, already counted". The retry is counted twice only if another request of the account
+ * whose digest falls into the same slot (1 in 16) was written in between. Without a request id there is no such
+ * protection.
  */
 const MONTH_COUNT = 'month_count';
 const EXPIRES_AT = ACCOUNTS_TABLE.ttlAttribute ?? 'expires_at';

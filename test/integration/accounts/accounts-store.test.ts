@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { accountIdForOwner, hashApiKey, isWellFormedApiKey, KEY_PREFIX } from '../../../lambdas/core/domain/api-key';
 import { formatTimestamp } from '../../../lambdas/core/domain/dates';
-import { loadAccountInput } from '../../../lambdas/core/store/account-input-loader';
 import * as accounts from '../../../lambdas/core/store/accounts-store';
 import { backends, freshTables, type TestTables } from '../../support/backends';
 
@@ -16,7 +15,6 @@ describe.each(backends())('AccountsStore on $name', (backend) => {
     store = new accounts.AccountsStore(tables.client, tables.accountsTable, {
       clock: () => now,
       randomBytes: (n) => randomBytes(n),
-      accountInput: loadAccountInput,
     });
   });
 

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { loadAccountInput } from '../../../lambdas/core/store/account-input-loader';
 import {
   AccountExistsError,
   AccountNotVerifiedError,
@@ -25,7 +24,6 @@ function newStore(): AccountsStore {
   return new AccountsStore(createDocumentClient('http://127.0.0.1:9'), 'accounts', {
     clock: () => new Date('2026-09-30T12:00:00Z'),
     randomBytes: (n) => randomBytes(n),
-    accountInput: loadAccountInput,
   });
 }
 

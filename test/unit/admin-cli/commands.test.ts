@@ -1,11 +1,11 @@
-import type { AccountSummary } from '../../../admin-cli/accounts-listing';
 import { type AdminStore, runCommand } from '../../../admin-cli/commands';
 import { PLANS } from '../../../lambdas/core/domain/plans';
+import type { Account } from '../../../lambdas/core/store/account-items';
 import { UnknownAccountError } from '../../../lambdas/core/store/accounts-store';
 
 const SUB = '7c1e2f40-93ab-4d5e-8f61-0a2b3c4d5e6f';
 
-const operatorMade: AccountSummary = {
+const operatorMade: Account = {
   accountId: 'acc_ops',
   plan: 'pro',
   status: 'active',
@@ -16,7 +16,7 @@ const operatorMade: AccountSummary = {
   createdAt: '2026-03-01T09:00:00Z',
 };
 
-const dashboardMade: AccountSummary = {
+const dashboardMade: Account = {
   accountId: 'acc_dash',
   plan: 'free',
   status: 'active',
@@ -28,7 +28,7 @@ const dashboardMade: AccountSummary = {
   createdAt: '2026-03-02T10:30:00Z',
 };
 
-const bare: AccountSummary = {
+const bare: Account = {
   accountId: 'acc_new',
   plan: 'business',
   status: 'suspended',
@@ -41,7 +41,7 @@ const bare: AccountSummary = {
 const unused = (): Promise<never> => Promise.reject(new Error('not used by these commands'));
 
 /** The store as `account show` and `account list` read it; every other method refuses to be called. */
-function storeOf(accounts: readonly AccountSummary[]): AdminStore {
+function storeOf(accounts: readonly Account[]): AdminStore {
   return {
     createAccount: unused,
     setStatus: unused,

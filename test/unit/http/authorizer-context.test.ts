@@ -6,6 +6,7 @@ import {
   type AccessLimits,
   decodeAccess,
   encodeAccess,
+  isUnavailable,
   VERDICTS,
 } from '../../../lambdas/core/http/authorizer-context';
 import { proMeter } from '../../support/meter';
@@ -194,5 +195,15 @@ describe('encodeAccess and decodeAccess', () => {
     expect(decodeAccess({ ...good, monthUsed: '9007199254740991' })?.meter?.monthUsed).toBe(Number.MAX_SAFE_INTEGER);
     expect(decodeAccess({ ...good, monthUsed: '0012' })?.meter?.monthUsed).toBe(12);
     expect(decodeAccess({ ...good, monthUsed: 0 })?.meter?.monthUsed).toBe(0);
+  });
+});
+
+describe('isUnavailable', () => {
+  it('agrees with the decoded verdict for every verdict and for contexts that name none', () => {
+    const contexts = [...VERDICTS.map((verdict) => encodeAccess({ verdict })), null, undefined, {}, { verdict: 'x' }];
+    for (const context of contexts) {
+      expect([context, isUnavailable(context)]).toEqual([context, decodeAccess(context)?.verdict === 'unavailable']);
+    }
+    expect(isUnavailable({ verdict: 'unavailable' })).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 import { DynamoDBDocumentClient, GetCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { findAccountSummary, listAccounts } from '../../../admin-cli/accounts-listing';
+import { listAccounts } from '../../../admin-cli/accounts-listing';
+import { AdminAccountsStore } from '../../../admin-cli/commands';
+import { UnknownAccountError } from '../../../lambdas/core/store/account-errors';
 import { MalformedItemError } from '../../../lambdas/core/store/account-items';
 import { createDocumentClient } from '../../../lambdas/core/store/clients';
 
@@ -100,13 +102,17 @@ describe('accounts listing', () => {
     await expect(failure).rejects.toThrow('malformed account item: owner must be a string (item ACCOUNT#acc_bad)');
   });
 
-  it('finds one account with its owner by a consistent read, and undefined for none', async () => {
+  it('shows one account with its owner by a consistent read, and refuses an unknown one', async () => {
     ddb.on(GetCommand, { Key: { pk: 'ACCOUNT#acc_dash' } }).resolves({
       Item: item('acc_dash', '2026-01-01T00:00:00Z', { owner: 'sub-1' }),
     });
     ddb.on(GetCommand, { Key: { pk: 'ACCOUNT#acc_none' } }).resolves({});
-    expect(await findAccountSummary(client, 'accounts', 'acc_dash')).toMatchObject({ owner: 'sub-1' });
-    expect(await findAccountSummary(client, 'accounts', 'acc_none')).toBeUndefined();
+    const store = new AdminAccountsStore(client, 'accounts', {
+      clock: () => new Date(0),
+      randomBytes: () => Buffer.alloc(0),
+    });
+    expect(await store.getAccount('acc_dash')).toMatchObject({ owner: 'sub-1' });
+    await expect(store.getAccount('acc_none')).rejects.toThrow(UnknownAccountError);
     expect(ddb.commandCalls(GetCommand).every((call) => call.args[0].input.ConsistentRead === true)).toBe(true);
   });
 });
