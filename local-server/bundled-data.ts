@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
 import { SOURCE_MODULES } from '../lambdas/core/sources/registry';
 import type { SourceDay } from '../lambdas/core/sources/source-day';
@@ -64,6 +64,7 @@ export function readBundledSource(
         ...file,
         bytes: () => readFileSync(file.path),
         text: () => readFileSync(file.path, 'utf8'),
+        sibling: (name: string) => readFileSync(join(dirname(file.path), name)),
       }),
     )
     .filter((day) => inRange(day.date));

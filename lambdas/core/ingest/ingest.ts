@@ -63,6 +63,8 @@ export interface IngestDaysOptions {
   reports: Partial<Record<SourceId, SourceReport>>;
   clock?: Clock;
   log?: IngestLog;
+  /** The configured sources, highest precedence first; the default order when absent. */
+  order?: readonly SourceId[];
 }
 
 function summarize(latest: { date: string; publishedAt: string; rates: object } | undefined) {
@@ -91,7 +93,13 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
     today,
   );
   const stored = await store.getDays(read);
-  const plan = reconcile({ fetched: options.days, stored, storedLatest, today });
+  const plan = reconcile({
+    fetched: options.days,
+    stored,
+    storedLatest,
+    today,
+    ...(options.order ? { order: options.order } : {}),
+  });
   let seriesWrites = 0;
   if (plan.writes.length > 0) {
     // The count covers the gap between the day writes and the series writes: a run that stops there leaves it above
@@ -141,6 +149,8 @@ export interface RunIngestionOptions {
   fetchers: readonly SourceFetcher[];
   clock?: Clock;
   log?: IngestLog;
+  /** The configured sources, highest precedence first; the default order when absent. */
+  order?: readonly SourceId[];
 }
 
 /**
@@ -205,6 +215,7 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
     days,
     reports,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.order ? { order: options.order } : {}),
     log,
   });
   // After the days and LATEST: GET /v1/sources then never names a day the store does not hold. Only sources that

@@ -3,7 +3,7 @@
  * LATEST to write. Nothing here reads a clock or a database, so every rule is a unit test away.
  */
 import { addDays, dayStartMs } from '../domain/dates';
-import { PIVOT, type RateSnapshot, sameSnapshot } from '../domain/rates';
+import { PIVOT, type RateSnapshot, type SourceId, sameSnapshot } from '../domain/rates';
 import type { SourceDay } from '../sources/source-day';
 import {
   buildLatest,
@@ -28,6 +28,8 @@ export interface ReconcileInput {
   storedLatest?: RateSnapshot;
   /** Today (UTC), `YYYY-MM-DD`. */
   today: string;
+  /** The configured sources, highest precedence first (merge.ts's rule); the default order when absent. */
+  order?: readonly SourceId[];
 }
 
 export interface ReconcileResult {
@@ -97,7 +99,7 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
   }
 
   const merged = new Map<string, ReturnType<typeof mergeDay>>();
-  for (const [date, days] of contributions) merged.set(date, mergeDay(date, input.stored.get(date), days));
+  for (const [date, days] of contributions) merged.set(date, mergeDay(date, input.stored.get(date), days, input.order));
   const allDates = [...new Set([...merged.keys(), ...input.stored.keys()])].sort();
   // Day numbers once per date: the per-currency lookback checks would otherwise parse dates millions of times.
   const dayNumber = new Map(allDates.map((date) => [date, dayStartMs(date) / DAY_MS]));
@@ -197,7 +199,10 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
   // LATEST is rebuilt when this run delivered data for its window; a backfill of old years leaves it alone.
   const touchesWindow = [...merged.keys()].some((d) => d >= windowStart);
   if (input.storedLatest && !touchesWindow) return result;
-  const build = buildLatest(days.filter((d) => d.date >= windowStart));
+  const build = buildLatest(
+    days.filter((d) => d.date >= windowStart),
+    input.order,
+  );
   if (!build) return result;
   const latest = build.latest;
   const previous = input.storedLatest;

@@ -4,31 +4,16 @@
  * currencies and kept, for the merge to filter.
  */
 import type { XmlElement } from '../ecb-xml';
-import { type OfficialDay, PublisherFormatError } from './official-day';
 import {
-  DayCollector,
-  decimalText,
-  decodeBody,
-  isoCode,
-  isoDay,
-  type PublisherFacts,
-  readXml,
-  show,
-  unitsText,
-} from './parse-helpers';
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
+import { DayCollector, decimalText, decodeBody, isoCode, isoDay, readXml, show, unitsText } from './parse-helpers';
 
-export const BNR_PUBLISHER: PublisherFacts = {
-  id: 'bnr',
-  name: 'Banca Națională a României',
-  country: 'RO',
-  rateKind: 'reference rate',
-  quoteCurrency: 'RON',
-  dataUrl: 'https://www.bnr.ro/en/561-exchange-rates',
-  termsUrl: null,
-  scheduleCronUtc: '*/30 11-13 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2005-01-03',
-};
+export const BNR_PUBLISHER = adapterFacts('bnr');
 
 export const BNR_BASE_URL = 'https://curs.bnr.ro';
 const NAME = BNR_PUBLISHER.name;
@@ -74,3 +59,9 @@ export function parseBnr(body: Uint8Array): OfficialDay[] {
   }
   return collector.finish();
 }
+
+export const BNR: CentralBankAdapter = {
+  id: 'bnr',
+  requests: bnrRequests,
+  parse: parseEach(parseBnr),
+};

@@ -3,31 +3,16 @@
  * `FX<code>CAD` is the CAD price of one unit (FXUSDCAD 1.3617: one US dollar costs 1.3617 CAD). Values are strings;
  * a series the bank no longer publishes is listed in seriesDetail but absent from the observations.
  */
-import { type OfficialDay, PublisherFormatError } from './official-day';
 import {
-  arrayOf,
-  DayCollector,
-  decimalText,
-  decodeBody,
-  field,
-  isObject,
-  isoDay,
-  type PublisherFacts,
-  readJson,
-} from './parse-helpers';
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
+import { arrayOf, DayCollector, decimalText, decodeBody, field, isObject, isoDay, readJson } from './parse-helpers';
 
-export const BOC_PUBLISHER: PublisherFacts = {
-  id: 'boc',
-  name: 'Bank of Canada',
-  country: 'CA',
-  rateKind: 'indicative rate',
-  quoteCurrency: 'CAD',
-  dataUrl: 'https://www.bankofcanada.ca/rates/exchange/daily-exchange-rates/',
-  termsUrl: 'https://www.bankofcanada.ca/terms/',
-  scheduleCronUtc: '*/30 20-22 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2017-01-03',
-};
+export const BOC_PUBLISHER = adapterFacts('boc');
 
 export const BOC_BASE_URL = 'https://www.bankofcanada.ca';
 const NAME = BOC_PUBLISHER.name;
@@ -64,3 +49,9 @@ export function parseBoc(body: Uint8Array): OfficialDay[] {
   }
   return collector.finish();
 }
+
+export const BOC: CentralBankAdapter = {
+  id: 'boc',
+  requests: bocRequests,
+  parse: parseEach(parseBoc),
+};

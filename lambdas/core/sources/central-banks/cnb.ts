@@ -2,7 +2,7 @@
  * Czech National Bank: the daily fixing in CZK, one JSON body per calendar year. Each record prices `amount`
  * units (1, 100 or 1000) of a currency on its `validFor` day.
  */
-import type { OfficialDay } from './official-day';
+import { adapterFacts, type CentralBankAdapter, type OfficialDay, parseEach } from './official-day';
 import {
   arrayOf,
   DayCollector,
@@ -12,23 +12,11 @@ import {
   isoCode,
   isoDay,
   numberText,
-  type PublisherFacts,
   readJson,
   unitsText,
 } from './parse-helpers';
 
-export const CNB_PUBLISHER: PublisherFacts = {
-  id: 'cnb',
-  name: 'Czech National Bank',
-  country: 'CZ',
-  rateKind: 'exchange rate fixing',
-  quoteCurrency: 'CZK',
-  dataUrl: 'https://api.cnb.cz/cnbapi/swagger-ui.html',
-  termsUrl: 'https://www.cnb.cz/en/footer/general-terms-and-conditions/',
-  scheduleCronUtc: '*/30 13-15 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '1991-01-01',
-};
+export const CNB_PUBLISHER = adapterFacts('cnb');
 
 export const CNB_BASE_URL = 'https://api.cnb.cz';
 const NAME = CNB_PUBLISHER.name;
@@ -57,3 +45,9 @@ export function parseCnb(body: Uint8Array): OfficialDay[] {
   }
   return collector.finish();
 }
+
+export const CNB: CentralBankAdapter = {
+  id: 'cnb',
+  requests: cnbRequests,
+  parse: parseEach(parseCnb),
+};

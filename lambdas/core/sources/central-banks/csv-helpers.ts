@@ -6,30 +6,10 @@
 import { isValidDay } from '../../domain/dates';
 import { decodeUtf8 } from '../http';
 import { printableUpstream } from '../source-day';
-import {
-  type CentralBankId,
-  type OfficialDay,
-  type OfficialQuote,
-  PublisherFormatError,
-  type QuoteKind,
-} from './official-day';
+import { type AdapterFacts, type OfficialDay, type OfficialQuote, PublisherFormatError } from './official-day';
 
-/** What a publisher is, for `/v1/sources` and the schedule; straight from its recorded `source.json`. */
-export interface PublisherFacts {
-  id: CentralBankId;
-  name: string;
-  /** ISO 3166 alpha-2; null for an international body (the IMF). */
-  country: string | null;
-  rateKind: string;
-  /** Which of the published rates the quotes are: a mid rate, or the buying or selling rate where only those exist. */
-  quoteKind: QuoteKind;
-  quoteCurrency: string;
-  dataUrl: string;
-  termsUrl: string | null;
-  scheduleCronUtc: string;
-  cadence: 'daily' | 'weekly';
-  coverageStart: string;
-}
+/** A publisher's facts, as its parser sees them. */
+export type PublisherFacts = AdapterFacts;
 
 export const THREE_LETTER_CODE = /^[A-Z]{3}$/;
 const DECIMAL = /^\d{1,15}(?:\.\d{1,12})?$/;

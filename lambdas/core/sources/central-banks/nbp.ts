@@ -3,7 +3,13 @@
  * table B (about 115 others) once a week, on Wednesdays. Each JSON body is a list of tables of one kind; the
  * separate gold-price series is not a currency rate and is never fetched.
  */
-import { type OfficialDay, PublisherFormatError } from './official-day';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 import {
   arrayOf,
   DayCollector,
@@ -13,23 +19,11 @@ import {
   isoCode,
   isoDay,
   numberText,
-  type PublisherFacts,
   readJson,
   spans,
 } from './parse-helpers';
 
-export const NBP_PUBLISHER: PublisherFacts = {
-  id: 'nbp',
-  name: 'Narodowy Bank Polski',
-  country: 'PL',
-  rateKind: 'average rate',
-  quoteCurrency: 'PLN',
-  dataUrl: 'https://nbp.pl/en/statistic-and-financial-reporting/rates/',
-  termsUrl: null,
-  scheduleCronUtc: '*/30 11-13 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2002-01-02',
-};
+export const NBP_PUBLISHER = adapterFacts('nbp');
 
 export const NBP_BASE_URL = 'https://api.nbp.pl';
 /** The API refuses a range longer than 93 days. */
@@ -71,3 +65,12 @@ export function parseNbp(body: Uint8Array): OfficialDay[] {
   }
   return collector.finish(() => (kind === 'B' ? 'weekly' : 'daily'));
 }
+
+export const NBP: CentralBankAdapter = {
+  id: 'nbp',
+  requests: nbpRequests,
+  // A span without any table (a weekend, or a week without table B) answers 404.
+  emptyStatuses: [404],
+  reads: (url) => url.includes('/api/exchangerates/tables/'),
+  parse: parseEach(parseNbp),
+};

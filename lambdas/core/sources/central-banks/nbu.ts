@@ -3,7 +3,13 @@
  * business day's rates). Each record gives `rate`, the price of `units` units, and `rate_per_unit` = rate / units;
  * the quote keeps `rate` for `units`, and the per-unit figure must agree exactly or the record is refused.
  */
-import { type OfficialDay, PublisherFormatError } from './official-day';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 import {
   arrayOf,
   DayCollector,
@@ -14,24 +20,12 @@ import {
   isExactProduct,
   isoCode,
   numberText,
-  type PublisherFacts,
   readJson,
   spans,
   unitsText,
 } from './parse-helpers';
 
-export const NBU_PUBLISHER: PublisherFacts = {
-  id: 'nbu',
-  name: 'Natsionalnyi Bank Ukrainy',
-  country: 'UA',
-  rateKind: 'official rate',
-  quoteCurrency: 'UAH',
-  dataUrl: 'https://bank.gov.ua/en/markets/exchangerates',
-  termsUrl: 'https://bank.gov.ua/en/useterms',
-  scheduleCronUtc: '*/30 10-12 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '1999-01-04',
-};
+export const NBU_PUBLISHER = adapterFacts('nbu');
 
 export const NBU_BASE_URL = 'https://bank.gov.ua';
 /** About 45 currencies a day at ~215 bytes each: a month keeps a body near 300 kB. */
@@ -66,3 +60,9 @@ export function parseNbu(body: Uint8Array): OfficialDay[] {
   }
   return collector.finish();
 }
+
+export const NBU: CentralBankAdapter = {
+  id: 'nbu',
+  requests: nbuRequests,
+  parse: parseEach(parseNbu),
+};

@@ -7,24 +7,11 @@ import { addDays, isValidDay } from '../../domain/dates';
 import { parseXmlDocument, type XmlElement } from '../ecb-xml';
 import { SourceFormatError } from '../errors';
 import { printableUpstream } from '../source-day';
-import type { CentralBankId, OfficialDay, OfficialQuote } from './official-day';
+import type { AdapterFacts, CentralBankId, OfficialDay, OfficialQuote } from './official-day';
 import { PublisherFormatError } from './official-day';
 
-/** What the API and the docs show about a publisher; all from its own pages. */
-export interface PublisherFacts {
-  id: CentralBankId;
-  name: string;
-  /** ISO 3166 alpha-2. */
-  country: string;
-  rateKind: string;
-  quoteCurrency: string;
-  dataUrl: string;
-  termsUrl: string | null;
-  /** When it publishes, as a UTC cron line (minute hour day month weekday). */
-  scheduleCronUtc: string;
-  cadence: 'daily' | 'weekly';
-  coverageStart: string;
-}
+/** A publisher's facts, as its parser sees them. */
+export type PublisherFacts = AdapterFacts;
 
 /** Splits `from..to` into consecutive spans of at most `maxDays` days, for publishers that cap a request. */
 export function spans(from: string, to: string, maxDays: number): Array<[string, string]> {

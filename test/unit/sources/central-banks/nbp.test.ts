@@ -1,10 +1,10 @@
 import { NBP_PUBLISHER, nbpRequests, parseNbp } from '../../../../lambdas/core/sources/central-banks/nbp';
+import { expectRecordedFacts } from './facts';
 import {
   damaged,
   HTML_ERROR_PAGE,
   publisherError,
   recordedBody,
-  recordedFacts,
   recordedFiles,
   singleByte,
   truncated,
@@ -95,17 +95,5 @@ describe('NBP requests and facts', () => {
     ]);
   });
 
-  it('states the facts the publisher states', () => {
-    const facts = recordedFacts('nbp');
-    expect(NBP_PUBLISHER).toMatchObject({
-      name: facts.name,
-      country: facts.country_code,
-      rateKind: facts.rate_type,
-      quoteCurrency: facts.pivot_currency,
-      dataUrl: facts.data_url,
-      termsUrl: facts.terms_url,
-      scheduleCronUtc: facts.publish_schedule_cron_utc,
-      coverageStart: facts.coverage_start,
-    });
-  });
+  it('states the facts the publisher states', () => expectRecordedFacts(NBP_PUBLISHER));
 });
