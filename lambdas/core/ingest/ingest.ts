@@ -5,7 +5,12 @@
  */
 import { type Clock, formatDay, formatTimestamp, systemClock } from '../domain/dates';
 import type { SourceId } from '../domain/rates';
-import { statusOfDelivery } from '../domain/source-status';
+import {
+  type CrossCheckSummary,
+  crossCheckSources,
+  DEFAULT_CROSS_CHECK_TOLERANCE,
+  statusOfDelivery,
+} from '../domain/source-status';
 import type { SourceDay } from '../sources/source-day';
 import type { RatesStore } from '../store/rates-store';
 import type { SourceFetcher } from './fetchers';
@@ -52,6 +57,8 @@ export interface IngestResult {
   seriesWrites: number;
   rejections: Rejection[];
   sources: Partial<Record<SourceId, SourceReport>>;
+  /** Each delivering source's newest day against the rates served that day (domain/source-status.ts). */
+  crossChecks: Partial<Record<SourceId, CrossCheckSummary>>;
   /** LATEST after the run (written now or before); undefined while nothing was ever ingested. */
   latest?: LatestSummary;
   durationMs: number;
@@ -65,6 +72,8 @@ export interface IngestDaysOptions {
   log?: IngestLog;
   /** The configured sources, highest precedence first; the default order when absent. */
   order?: readonly SourceId[];
+  /** The cross-check's tolerance as a fraction (0.05 = 5 %); DEFAULT_CROSS_CHECK_TOLERANCE when absent. */
+  crossCheckTolerance?: number;
 }
 
 function summarize(latest: { date: string; publishedAt: string; rates: object } | undefined) {
@@ -119,6 +128,13 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
   // LATEST goes last: it never names a day that is not stored yet.
   if (plan.latest) await store.putLatest(plan.latest);
   for (const rejection of plan.rejections) log.warn('rates rejected', { ...rejection });
+  const written = new Map(plan.writes.map((w) => [w.date, w]));
+  const crossChecked = crossCheckSources(
+    acceptedDays(options.days, plan.rejections),
+    (date) => written.get(date) ?? stored.get(date),
+    options.crossCheckTolerance ?? DEFAULT_CROSS_CHECK_TOLERANCE,
+  );
+  for (const check of crossChecked.over) log.warn('cross-check over tolerance', { ...check });
   const result: IngestResult = {
     status: statusOf(options.reports),
     daysWritten: plan.writes.length,
@@ -128,6 +144,7 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
     seriesWrites,
     rejections: plan.rejections,
     sources: options.reports,
+    crossChecks: crossChecked.summaries,
     latest: summarize(plan.finalLatest),
     durationMs: Date.now() - started,
   };
@@ -151,6 +168,7 @@ export interface RunIngestionOptions {
   log?: IngestLog;
   /** The configured sources, highest precedence first; the default order when absent. */
   order?: readonly SourceId[];
+  crossCheckTolerance?: number;
 }
 
 /**
@@ -205,6 +223,7 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
       seriesWrites: 0,
       rejections: [],
       sources: reports,
+      crossChecks: {},
       latest: summarize(latest),
       durationMs: Date.now() - started,
     };
@@ -216,13 +235,15 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
     reports,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.order ? { order: options.order } : {}),
+    ...(options.crossCheckTolerance !== undefined ? { crossCheckTolerance: options.crossCheckTolerance } : {}),
     log,
   });
   // After the days and LATEST: GET /v1/sources then never names a day the store does not hold. Only sources that
   // delivered are recorded; a failed one keeps the status of its last success.
   for (const [source, sourceDays] of delivered) {
     const status = statusOfDelivery(acceptedDays(sourceDays, result.rejections), 'upstream', fetchedAt);
-    if (status) await options.store.recordSourceStatus(source, status);
+    const crossCheck = result.crossChecks[source];
+    if (status) await options.store.recordSourceStatus(source, crossCheck ? { ...status, crossCheck } : status);
   }
   return { ...result, durationMs: Date.now() - started };
 }
