@@ -3,7 +3,7 @@
  * registered source's files, in the exact formats the live sources serve, where its module says they are.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
 import { SOURCE_MODULES } from '../lambdas/core/sources/registry';
@@ -19,7 +19,9 @@ export type BundledFiles = Record<SourceId, { path: string; date?: string }[]>;
 function filesOf(dataDir: string, bundled: BundledData): { path: string; date?: string }[] {
   const dir = join(dataDir, bundled.dir);
   const pattern = bundled.file;
-  if (typeof pattern === 'string') return [{ path: join(dir, pattern) }];
+  if (typeof pattern === 'string') {
+    return bundled.optional && !existsSync(join(dir, pattern)) ? [] : [{ path: join(dir, pattern) }];
+  }
   let names: string[] = [];
   try {
     names = readdirSync(dir);

@@ -135,6 +135,7 @@ export function centralBankModule(adapter: CentralBankAdapter): SourceModule {
       key: adapter.id,
       dir: `central-banks/${adapter.id}`,
       file: 'source.json',
+      optional: true,
       parse: (file) => parseBundled(adapter, file),
       label: facts.name,
       unit: 'days',

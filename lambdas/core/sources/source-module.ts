@@ -71,6 +71,8 @@ export interface BundledData {
   dir: string;
   /** One file that must be there, or one file per day whose name's first capture is the day. */
   file: string | RegExp;
+  /** A fixed `file` that may be missing: the data folder is still usable without this source's files. */
+  optional?: boolean;
   parse(file: BundledFile): SourceDay[];
   /** How the start banner describes its span: `<label> <first> to <last> (<n> <unit>, <note>)`. */
   label: string;
