@@ -48,7 +48,7 @@ interface QuotedDay {
 
 /**
  * Each source's newest day (of `days`) checked against the snapshot served for that date: the summary per
- * source and every over-tolerance check, for the log. The aggregator is never checked; a day on another base
+ * source that had a quote compared, and every over-tolerance check, for the log. The aggregator is never checked; a day on another base
  * (not yet rebased) is left out.
  */
 export function crossCheckSources(
@@ -78,6 +78,8 @@ export function crossCheckSources(
   for (const [source, date] of newest) {
     if (source === AGGREGATOR) continue;
     const mine = checksOf(date).filter((c) => c.source === source);
+    // Nothing compared (the ECB, which serves every code it quotes; a source alone on its day): no figures.
+    if (mine.length === 0) continue;
     let worst: CrossCheck | undefined;
     for (const check of mine) if (!worst || check.spread > worst.spread) worst = check;
     const overTolerance = mine.filter((c) => c.overTolerance);
