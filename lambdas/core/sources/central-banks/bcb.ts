@@ -5,7 +5,7 @@
  * bulletin's Brasília time. The body does not name its currency; the request does (`@moeda`).
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, DayCollector, decimalText, decodeText, parseJsonKeepingNumbers } from './csv-helpers';
+import { calendarDay, DayCollector, decimalText, decodeText, readJsonPlain } from './helpers';
 import { adapterFacts, type CentralBankAdapter, type OfficialDay, PublisherFormatError } from './official-day';
 
 export const BCB_PUBLISHER = adapterFacts('bcb');
@@ -56,7 +56,7 @@ function rate(entry: Record<string, unknown>, field: string, what: string): stri
 export function parseBcb(responses: ReadonlyArray<{ currency: string; body: Uint8Array }>): OfficialDay[] {
   const collector = new DayCollector(BCB_PUBLISHER);
   for (const { currency, body } of responses) {
-    const json = parseJsonKeepingNumbers(NAME, decodeText(NAME, body));
+    const json = readJsonPlain(decodeText(NAME, body), NAME);
     if (!isRecord(json) || !Array.isArray(json.value))
       throw new PublisherFormatError(NAME, `${currency}: no \`value\` list`);
     if (typeof json['@odata.context'] !== 'string' || !json['@odata.context'].endsWith('#_CotacaoMoedaPeriodo')) {

@@ -4,6 +4,7 @@
  * currencies and kept, for the merge to filter.
  */
 import type { XmlElement } from '../ecb-xml';
+import { DayCollector, decimalText, decodeBody, isoCode, isoDay, readXml, show, unitsText } from './helpers';
 import {
   adapterFacts,
   type CentralBankAdapter,
@@ -11,7 +12,6 @@ import {
   PublisherFormatError,
   parseEach,
 } from './official-day';
-import { DayCollector, decimalText, decodeBody, isoCode, isoDay, readXml, show, unitsText } from './parse-helpers';
 
 export const BNR_PUBLISHER = adapterFacts('bnr');
 
@@ -41,7 +41,7 @@ export function parseBnr(body: Uint8Array): OfficialDay[] {
   if (root.name !== 'DataSet') fail(`expected a DataSet root, found <${show(root.name)}>`);
   const data = only(root, 'Body', 'the DataSet');
   if (only(data, 'OrigCurrency', 'the Body').text.trim() !== 'RON') fail('OrigCurrency is not RON');
-  const collector = new DayCollector('bnr', NAME, 'RON');
+  const collector = new DayCollector(BNR_PUBLISHER);
   for (const cube of data.children) {
     if (cube.name === 'Subject' || cube.name === 'OrigCurrency') continue;
     if (cube.name !== 'Cube') fail(`unexpected <${show(cube.name)}> in the Body`);
@@ -54,7 +54,7 @@ export function parseBnr(body: Uint8Array): OfficialDay[] {
       const what = `${code} on ${date}`;
       const multiplier = rate.attributes.get('multiplier');
       const amount = multiplier === undefined ? '1' : unitsText(multiplier, NAME, what);
-      collector.add(date, code, { amount, price: decimalText(rate.text, NAME, what) });
+      collector.add(date, code, { amount, price: decimalText(NAME, rate.text, what) });
     }
   }
   return collector.finish();

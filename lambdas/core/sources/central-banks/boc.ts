@@ -3,6 +3,8 @@
  * `FX<code>CAD` is the CAD price of one unit (FXUSDCAD 1.3617: one US dollar costs 1.3617 CAD). Values are strings;
  * a series the bank no longer publishes is listed in seriesDetail but absent from the observations.
  */
+
+import { arrayOf, DayCollector, decimalText, decodeBody, field, isObject, isoDay, readJson } from './helpers';
 import {
   adapterFacts,
   type CentralBankAdapter,
@@ -10,7 +12,6 @@ import {
   PublisherFormatError,
   parseEach,
 } from './official-day';
-import { arrayOf, DayCollector, decimalText, decodeBody, field, isObject, isoDay, readJson } from './parse-helpers';
 
 export const BOC_PUBLISHER = adapterFacts('boc');
 
@@ -28,7 +29,7 @@ export function parseBoc(body: Uint8Array): OfficialDay[] {
   const detail = field(root, 'seriesDetail', NAME, 'the body');
   if (!isObject(detail)) throw new PublisherFormatError(NAME, 'seriesDetail is not an object');
   const observations = arrayOf(field(root, 'observations', NAME, 'the body'), NAME, 'observations');
-  const collector = new DayCollector('boc', NAME, 'CAD');
+  const collector = new DayCollector(BOC_PUBLISHER);
   for (const [i, observation] of observations.entries()) {
     if (!isObject(observation)) throw new PublisherFormatError(NAME, `observation ${i} is not an object`);
     const date = isoDay(field(observation, 'd', NAME, `observation ${i}`), NAME, `observation ${i} date`);
@@ -44,7 +45,7 @@ export function parseBoc(body: Uint8Array): OfficialDay[] {
       if (typeof value !== 'string') throw new PublisherFormatError(NAME, `${series} on ${date} is not a string`);
       // Valet writes a missing observation as an empty value; the day keeps the series it has.
       if (value === '') continue;
-      collector.add(date, code, { amount: '1', price: decimalText(value, NAME, `${code} on ${date}`) });
+      collector.add(date, code, { amount: '1', price: decimalText(NAME, value, `${code} on ${date}`) });
     }
   }
   return collector.finish();

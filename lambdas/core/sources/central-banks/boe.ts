@@ -5,7 +5,7 @@
  * in GBP. Days without rates (UK holidays) are absent rows.
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, completeLines, csvFields, DayCollector, decimalText, decodeText } from './csv-helpers';
+import { calendarDay, completeLines, csvFields, DayCollector, decimalText, decodeText } from './helpers';
 import {
   adapterFacts,
   type CentralBankAdapter,

@@ -4,7 +4,7 @@
  * yen per 100, the Lebanese pound per 10). Columns are found by name, so their order may change.
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, completeLines, csvFields, DayCollector, decimalText, decodeText } from './csv-helpers';
+import { calendarDay, completeLines, csvFields, DayCollector, decimalText, decodeText } from './helpers';
 import {
   adapterFacts,
   type CentralBankAdapter,

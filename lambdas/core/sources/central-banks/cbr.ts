@@ -11,13 +11,6 @@
 import { addDays } from '../../domain/dates';
 import type { XmlElement } from '../ecb-xml';
 import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
-import {
   childText,
   DayCollector,
   decimalText,
@@ -29,7 +22,14 @@ import {
   readXml,
   show,
   unitsText,
-} from './parse-helpers';
+} from './helpers';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
 export const CBR_PUBLISHER = adapterFacts('cbr');
 
@@ -86,8 +86,8 @@ function plainDecimal(raw: string): string {
 /** Nominal and Value of a Valute or Record, checked against VunitRate. */
 function quoteOf(element: XmlElement, what: string) {
   const amount = unitsText(childText(element, 'Nominal', NAME, what), NAME, what);
-  const price = decimalText(childText(element, 'Value', NAME, what), NAME, what);
-  const perUnit = decimalText(plainDecimal(childText(element, 'VunitRate', NAME, what)), NAME, what);
+  const price = decimalText(NAME, childText(element, 'Value', NAME, what), what, true);
+  const perUnit = decimalText(NAME, plainDecimal(childText(element, 'VunitRate', NAME, what)), what, true);
   if (!isExactProduct(amount, perUnit, price)) fail(`${what}: Value ${price} is not ${amount} × VunitRate ${perUnit}`);
   return { amount, price };
 }
@@ -111,7 +111,7 @@ function readDaily(body: Uint8Array): {
 /** One daily table: one day. */
 export function parseCbrDaily(body: Uint8Array): OfficialDay[] {
   const { date, valutes } = readDaily(body);
-  const collector = new DayCollector('cbr', NAME, 'RUB');
+  const collector = new DayCollector(CBR_PUBLISHER);
   collector.day(date);
   for (const { code, element } of valutes) collector.add(date, code, quoteOf(element, `${code} on ${date}`));
   return collector.finish();
@@ -129,7 +129,7 @@ export function cbrCodesById(dailyBody: Uint8Array): Map<string, string> {
 
 /** Per-currency series, merged into days; an ID the map does not know makes the body invalid. */
 export function parseCbrSeries(bodies: readonly Uint8Array[], codesById: ReadonlyMap<string, string>): OfficialDay[] {
-  const collector = new DayCollector('cbr', NAME, 'RUB');
+  const collector = new DayCollector(CBR_PUBLISHER);
   for (const body of bodies) {
     const root = readCbrXml(body, 'ValCurs');
     const id = root.attributes.get('ID') ?? '';

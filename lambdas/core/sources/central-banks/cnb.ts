@@ -2,7 +2,7 @@
  * Czech National Bank: the daily fixing in CZK, one JSON body per calendar year. Each record prices `amount`
  * units (1, 100 or 1000) of a currency on its `validFor` day.
  */
-import { adapterFacts, type CentralBankAdapter, type OfficialDay, parseEach } from './official-day';
+
 import {
   arrayOf,
   DayCollector,
@@ -14,7 +14,8 @@ import {
   numberText,
   readJson,
   unitsText,
-} from './parse-helpers';
+} from './helpers';
+import { adapterFacts, type CentralBankAdapter, type OfficialDay, parseEach } from './official-day';
 
 export const CNB_PUBLISHER = adapterFacts('cnb');
 
@@ -33,14 +34,14 @@ export function cnbRequests(from: string, to: string, base = CNB_BASE_URL): stri
 export function parseCnb(body: Uint8Array): OfficialDay[] {
   const root = readJson(decodeBody(body, NAME), NAME);
   const records = arrayOf(field(root, 'rates', NAME, 'the body'), NAME, 'rates');
-  const collector = new DayCollector('cnb', NAME, 'CZK');
+  const collector = new DayCollector(CNB_PUBLISHER);
   for (const [i, record] of records.entries()) {
     const where = `record ${i}`;
     const date = isoDay(field(record, 'validFor', NAME, where), NAME, `${where} validFor`);
     const code = isoCode(field(record, 'currencyCode', NAME, where), NAME, `${where} on ${date}`);
     const what = `${code} on ${date}`;
     const amount = unitsText(numberText(field(record, 'amount', NAME, what), NAME, `amount of ${what}`), NAME, what);
-    const price = decimalText(numberText(field(record, 'rate', NAME, what), NAME, `rate of ${what}`), NAME, what);
+    const price = decimalText(NAME, numberText(field(record, 'rate', NAME, what), NAME, `rate of ${what}`), what);
     collector.add(date, code, { amount, price });
   }
   return collector.finish();

@@ -7,7 +7,7 @@
  * in SDR (quote currency XDR), the dollar among them.
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, DayCollector, decimalText, decodeText } from './csv-helpers';
+import { calendarDay, DayCollector, decimalText, decodeText } from './helpers';
 import {
   adapterFacts,
   type CentralBankAdapter,

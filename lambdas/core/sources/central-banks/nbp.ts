@@ -3,13 +3,7 @@
  * table B (about 115 others) once a week, on Wednesdays. Each JSON body is a list of tables of one kind; the
  * separate gold-price series is not a currency rate and is never fetched.
  */
-import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
+
 import {
   arrayOf,
   DayCollector,
@@ -21,7 +15,14 @@ import {
   numberText,
   readJson,
   spans,
-} from './parse-helpers';
+} from './helpers';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
 export const NBP_PUBLISHER = adapterFacts('nbp');
 
@@ -40,7 +41,7 @@ export function nbpRequests(from: string, to: string, base = NBP_BASE_URL): stri
 /** Parses one table-A or table-B body; B days come out with cadence `weekly`. */
 export function parseNbp(body: Uint8Array): OfficialDay[] {
   const tables = arrayOf(readJson(decodeBody(body, NAME), NAME), NAME, 'the body');
-  const collector = new DayCollector('nbp', NAME, 'PLN');
+  const collector = new DayCollector(NBP_PUBLISHER);
   let kind: string | undefined;
   for (const [i, table] of tables.entries()) {
     const letter = field(table, 'table', NAME, `table ${i}`);
@@ -60,7 +61,7 @@ export function parseNbp(body: Uint8Array): OfficialDay[] {
     for (const [j, rate] of arrayOf(field(table, 'rates', NAME, date), NAME, `rates of ${date}`).entries()) {
       const code = isoCode(field(rate, 'code', NAME, `rate ${j} of ${date}`), NAME, date);
       const mid = numberText(field(rate, 'mid', NAME, `${code} on ${date}`), NAME, `mid of ${code} on ${date}`);
-      collector.add(date, code, { amount: '1', price: decimalText(mid, NAME, `${code} on ${date}`) });
+      collector.add(date, code, { amount: '1', price: decimalText(NAME, mid, `${code} on ${date}`) });
     }
   }
   return collector.finish(() => (kind === 'B' ? 'weekly' : 'daily'));

@@ -3,13 +3,7 @@
  * business day's rates). Each record gives `rate`, the price of `units` units, and `rate_per_unit` = rate / units;
  * the quote keeps `rate` for `units`, and the per-unit figure must agree exactly or the record is refused.
  */
-import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
+
 import {
   arrayOf,
   DayCollector,
@@ -23,7 +17,14 @@ import {
   readJson,
   spans,
   unitsText,
-} from './parse-helpers';
+} from './helpers';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
 export const NBU_PUBLISHER = adapterFacts('nbu');
 
@@ -43,16 +44,16 @@ export function nbuRequests(from: string, to: string, base = NBU_BASE_URL): stri
 
 export function parseNbu(body: Uint8Array): OfficialDay[] {
   const records = arrayOf(readJson(decodeBody(body, NAME), NAME), NAME, 'the body');
-  const collector = new DayCollector('nbu', NAME, 'UAH');
+  const collector = new DayCollector(NBU_PUBLISHER);
   for (const [i, record] of records.entries()) {
     const where = `record ${i}`;
     const date = dmyDay(field(record, 'exchangedate', NAME, where), NAME, `${where} exchangedate`);
     const code = isoCode(field(record, 'cc', NAME, where), NAME, `${where} on ${date}`);
     const what = `${code} on ${date}`;
-    const price = decimalText(numberText(field(record, 'rate', NAME, what), NAME, `rate of ${what}`), NAME, what);
+    const price = decimalText(NAME, numberText(field(record, 'rate', NAME, what), NAME, `rate of ${what}`), what);
     const units = unitsText(numberText(field(record, 'units', NAME, what), NAME, `units of ${what}`), NAME, what);
     const perUnitText = numberText(field(record, 'rate_per_unit', NAME, what), NAME, `rate_per_unit of ${what}`);
-    const perUnit = decimalText(perUnitText, NAME, what);
+    const perUnit = decimalText(NAME, perUnitText, what);
     if (!isExactProduct(units, perUnit, price)) {
       throw new PublisherFormatError(NAME, `${what}: rate ${price} is not units ${units} × rate_per_unit ${perUnit}`);
     }

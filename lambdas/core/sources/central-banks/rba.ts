@@ -6,7 +6,7 @@
  * and is dropped; the SDR column is quoted as a currency per A$1 and is kept as XDR.
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, completeLines, csvFields, DayCollector, decimalText, decodeText } from './csv-helpers';
+import { calendarDay, completeLines, csvFields, DayCollector, decimalText, decodeText } from './helpers';
 import {
   adapterFacts,
   type CentralBankAdapter,

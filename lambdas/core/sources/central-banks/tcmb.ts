@@ -4,7 +4,7 @@
  * unit (per 100 for the yen). Weekends and holidays come as days whose every series is null.
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, DayCollector, decimalText, decodeText, midpoint } from './csv-helpers';
+import { calendarDay, DayCollector, decimalText, decodeText, midpoint } from './helpers';
 import {
   adapterFacts,
   type CentralBankAdapter,
