@@ -27,6 +27,15 @@ interface SourceEntry {
  * what the runs change in latest (expand=sources, next_update_at).
  */
 describe('GET /v1/sources', () => {
+  // Configured for the two sources these runs ingest (every source, the central banks among them, is the default).
+  const saved = process.env.SOURCES;
+  beforeAll(() => {
+    process.env.SOURCES = 'ecb,currency-api';
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.SOURCES;
+    else process.env.SOURCES = saved;
+  });
   const ctx = useTestApi();
   let upstream: UpstreamServer;
   beforeAll(async () => {
