@@ -134,7 +134,13 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
     (date) => written.get(date) ?? stored.get(date),
     options.crossCheckTolerance ?? DEFAULT_CROSS_CHECK_TOLERANCE,
   );
-  for (const check of crossChecked.over) log.warn('cross-check over tolerance', { ...check });
+  for (const check of crossChecked.over) {
+    const percent = (check.spread * 100).toFixed(2);
+    const served = `${check.servedBy}'s served rate on ${crossChecked.summaries[check.source as SourceId]?.date}`;
+    log.warn(`cross-check over tolerance: ${check.code} from ${check.source} is ${percent} % off ${served}`, {
+      ...check,
+    });
+  }
   const result: IngestResult = {
     status: statusOf(options.reports),
     daysWritten: plan.writes.length,
