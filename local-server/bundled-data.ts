@@ -44,6 +44,11 @@ export function bundledFingerprint(files: BundledFiles): string {
   for (const { path } of SOURCE_IDS.flatMap((id) => files[id])) {
     hash.update(basename(path));
     hash.update(readFileSync(path));
+    // A central bank's source.json names its recorded answers, which sit beside it.
+    if (basename(path) === 'source.json') {
+      for (const name of readdirSync(dirname(path)).sort())
+        if (name !== 'source.json') hash.update(readFileSync(join(dirname(path), name)));
+    }
   }
   return hash.digest('hex').slice(0, 32);
 }
