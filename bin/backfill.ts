@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UsageError } from '../admin-cli/usage-error';
 import { formatDay, isValidDay } from '../lambdas/core/domain/dates';
+import { CENTRAL_BANK_IDS } from '../lambdas/core/domain/publishers';
 import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
 import { sourceUrlsFromEnv } from '../lambdas/core/ingest/fetchers';
 import { type IngestLog, type IngestResult, ingestDays, runIngestion } from '../lambdas/core/ingest/ingest';
@@ -28,10 +29,12 @@ Options
   --from YYYY-MM-DD   first day to load (default: the ECB's whole history, since 1999-01-04; for currency-api,
                       the ${DEFAULT_CURRENCY_API_DAYS} days up to --to)
   --to YYYY-MM-DD     last day to load (default: today, UTC)
-  --source NAME       only this source: ecb (the ECB's reference rates, about 30 currencies, history since 1999)
-                      or currency-api (150+ currencies, one file per day); default: both
+  --source NAME       only this source: ecb (the ECB's reference rates, about 30 currencies, history since 1999),
+                      one of the central banks (${CENTRAL_BANK_IDS.join(', ')}: without --from, their
+                      last 366 days; CBR asks one request per day) or currency-api (150+ currencies, one file per
+                      day); default: every source
   --offline           read the bundled files in data/ instead of the network (the ECB history up to its last
-                      day, and the currency-api days shipped with the project)
+                      day, the central banks' recorded answers, and the currency-api days shipped with the project)
   --series            load nothing: rebuild the time series items (one per currency and year) from the stored
                       days, and record that they are current. Ingestion keeps them in step by itself; this is for
                       a store written by an earlier version, which the server and the ingest function also
@@ -96,7 +99,7 @@ export function parseBackfillArgs(argv: readonly string[]): BackfillArgs {
     throw new UsageError(`--from ${values.from} is after --to ${values.to}`);
   }
   if (values.source !== undefined && !(SOURCE_IDS as readonly string[]).includes(values.source)) {
-    throw new UsageError(`--source must be ${SOURCE_IDS.join(' or ')}, got '${values.source}'`);
+    throw new UsageError(`--source must be one of ${SOURCE_IDS.join(', ')}, got '${values.source}'`);
   }
   return {
     ...(values.from ? { from: values.from } : {}),

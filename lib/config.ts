@@ -59,7 +59,10 @@ export const DeployConfigSchema = z.object({
   /** Stage-wide steady-state request rate (per second) and burst. */
   throttleRate: integerFlag(500, 1, 10_000),
   throttleBurst: integerFlag(1000, 1, 5_000),
-  /** Ingestion sources, in order of preference. */
+  /**
+   * Ingestion sources, in order of preference (the rate rule: the ECB first, a currency's issuing central bank
+   * next, the other official publishers in this order, currency-api last wherever it is listed).
+   */
   sources: z
     .string()
     .optional()
@@ -77,6 +80,10 @@ export const DeployConfigSchema = z.object({
   ecbBaseUrl: z.url().optional(),
   currencyApiBaseUrl: z.url().optional(),
   currencyApiFallbackUrl: z.url().optional(),
+  /** One origin every central bank is asked at instead of its own host (a mirror); unset: each its own. */
+  centralBankOrigin: z.url().optional(),
+  /** The cross-check's tolerance, a fraction (0.05 = 5 %); unset: the function's default, 5 %. */
+  crossCheckTolerance: z.coerce.number().gt(0).max(1).optional(),
   /**
    * Where alarm notifications go: an e-mail address subscribed to the service's topic, and/or an existing SNS topic
    * (its ARN) the alarms also notify. One of them is required unless `alarmNotifications=none` says, explicitly,

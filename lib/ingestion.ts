@@ -4,6 +4,8 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { CENTRAL_BANK_IDS, type CentralBankId, PUBLISHERS } from '../lambdas/core/domain/publishers';
+import type { SourceId } from '../lambdas/core/domain/rates';
 import { INGEST_ENV } from '../lambdas/core/ingest/fetchers';
 import { RATES_TABLE, SERIES_KEY_PREFIX, SERIES_META_KEY, SOURCES_KEY } from '../lambdas/core/store/tables';
 import { reservedConcurrency } from './concurrency';
@@ -13,6 +15,54 @@ import { grantTable, grantTableItems, TABLE_ACCESS } from './grants';
 
 /** What the schedule sends; the one-off backfill sends `{"mode":"history"}` instead (docs/deploying.md). */
 export const SCHEDULED_EVENT = { mode: 'scheduled' } as const;
+
+/** Minutes past the hour after a publisher's window that its run starts: the window's last hour plus a margin. */
+const AFTER_WINDOW_MINUTE = 15;
+
+export interface IngestionRule {
+  /** The construct id of its EventBridge rule. */
+  id: string;
+  expression: string;
+  description: string;
+  /** The sources its runs fetch (the event's `sources`). */
+  sources: SourceId[];
+}
+
+/**
+ * The schedule: the configured one (hourly by default) for the ECB and currency-api, and for the central banks
+ * one rule per distinct hour their windows end, on weekdays, shortly after it, fetching only the publishers whose
+ * window just ended. A publisher's run covers its last 8 days, so a late publication is caught the next weekday.
+ */
+export function ingestionRules(config: Pick<DeployConfig, 'sources' | 'ingestSchedule'>): IngestionRule[] {
+  const banks = config.sources.filter((id): id is CentralBankId =>
+    (CENTRAL_BANK_IDS as readonly string[]).includes(id),
+  );
+  const others = config.sources.filter((id) => !(banks as readonly string[]).includes(id));
+  const rules: IngestionRule[] = [
+    {
+      id: 'Schedule',
+      expression: config.ingestSchedule,
+      description: 'fxrates ingestion run',
+      // With only central banks configured, this run still fetches them all: it is the heartbeat's run.
+      sources: others.length > 0 ? others : [...config.sources],
+    },
+  ];
+  const byHour = new Map<number, CentralBankId[]>();
+  for (const id of banks) {
+    const hour = (PUBLISHERS[id].window[1] + 1) % 24;
+    byHour.set(hour, [...(byHour.get(hour) ?? []), id]);
+  }
+  for (const [hour, ids] of [...byHour].sort(([a], [b]) => a - b)) {
+    const hh = String(hour).padStart(2, '0');
+    rules.push({
+      id: `AfterWindow${hh}`,
+      expression: `cron(${AFTER_WINDOW_MINUTE} ${hour} ? * MON-FRI *)`,
+      description: `fxrates ingestion after the ${hh}:00 UTC end of ${ids.join(', ')}'s publication window`,
+      sources: ids,
+    });
+  }
+  return rules;
+}
 
 /** The longest run: history mode unpacks and parses the full ECB archive in one run. */
 const INGEST_TIMEOUT = Duration.minutes(5);
@@ -33,6 +83,8 @@ export class Ingestion extends Construct {
   readonly function: FxratesFunction;
   readonly deadLetterQueue: sqs.Queue;
   readonly schedule: events.Rule;
+  /** Every rule: `schedule` first, then the central banks' (ingestionRules). */
+  readonly rules: events.Rule[];
 
   constructor(scope: Construct, id: string, props: { rates: ITable; config: DeployConfig }) {
     super(scope, id);
@@ -51,6 +103,10 @@ export class Ingestion extends Construct {
     if (config.ecbBaseUrl) environment[INGEST_ENV.ecbBaseUrl] = config.ecbBaseUrl;
     if (config.currencyApiBaseUrl) environment[INGEST_ENV.currencyApiBaseUrl] = config.currencyApiBaseUrl;
     if (config.currencyApiFallbackUrl) environment[INGEST_ENV.currencyApiFallbackUrl] = config.currencyApiFallbackUrl;
+    if (config.centralBankOrigin) environment[INGEST_ENV.centralBankOrigin] = config.centralBankOrigin;
+    if (config.crossCheckTolerance !== undefined) {
+      environment[INGEST_ENV.crossCheckTolerance] = String(config.crossCheckTolerance);
+    }
 
     this.function = new FxratesFunction(this, 'IngestFunction', {
       name: 'ingest',
@@ -73,17 +129,21 @@ export class Ingestion extends Construct {
     ]);
 
     // Delivery errors (the invoke itself refused): EventBridge retries, then hands the event to the same queue.
-    this.schedule = new events.Rule(this, 'Schedule', {
-      description: 'fxrates ingestion run',
-      schedule: events.Schedule.expression(config.ingestSchedule),
-      targets: [
-        new targets.LambdaFunction(this.function.function, {
-          event: events.RuleTargetInput.fromObject(SCHEDULED_EVENT),
-          retryAttempts: INGEST_RETRY.attempts,
-          maxEventAge: INGEST_RETRY.maxEventAge,
-          deadLetterQueue: this.deadLetterQueue,
+    this.rules = ingestionRules(config).map(
+      (rule) =>
+        new events.Rule(this, rule.id, {
+          description: rule.description,
+          schedule: events.Schedule.expression(rule.expression),
+          targets: [
+            new targets.LambdaFunction(this.function.function, {
+              event: events.RuleTargetInput.fromObject({ ...SCHEDULED_EVENT, sources: rule.sources }),
+              retryAttempts: INGEST_RETRY.attempts,
+              maxEventAge: INGEST_RETRY.maxEventAge,
+              deadLetterQueue: this.deadLetterQueue,
+            }),
+          ],
         }),
-      ],
-    });
+    );
+    this.schedule = this.rules[0] as events.Rule;
   }
 }

@@ -3,8 +3,8 @@
  * registered source's files, in the exact formats the live sources serve, where its module says they are.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
 import { SOURCE_MODULES } from '../lambdas/core/sources/registry';
 import type { SourceDay } from '../lambdas/core/sources/source-day';
@@ -19,7 +19,9 @@ export type BundledFiles = Record<SourceId, { path: string; date?: string }[]>;
 function filesOf(dataDir: string, bundled: BundledData): { path: string; date?: string }[] {
   const dir = join(dataDir, bundled.dir);
   const pattern = bundled.file;
-  if (typeof pattern === 'string') return [{ path: join(dir, pattern) }];
+  if (typeof pattern === 'string') {
+    return bundled.optional && !existsSync(join(dir, pattern)) ? [] : [{ path: join(dir, pattern) }];
+  }
   let names: string[] = [];
   try {
     names = readdirSync(dir);
@@ -42,6 +44,11 @@ export function bundledFingerprint(files: BundledFiles): string {
   for (const { path } of SOURCE_IDS.flatMap((id) => files[id])) {
     hash.update(basename(path));
     hash.update(readFileSync(path));
+    // A central bank's source.json names its recorded answers, which sit beside it.
+    if (basename(path) === 'source.json') {
+      for (const name of readdirSync(dirname(path)).sort())
+        if (name !== 'source.json') hash.update(readFileSync(join(dirname(path), name)));
+    }
   }
   return hash.digest('hex').slice(0, 32);
 }
@@ -64,6 +71,7 @@ export function readBundledSource(
         ...file,
         bytes: () => readFileSync(file.path),
         text: () => readFileSync(file.path, 'utf8'),
+        sibling: (name: string) => readFileSync(join(dirname(file.path), name)),
       }),
     )
     .filter((day) => inRange(day.date));

@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { CENTRAL_BANK_IDS, type CentralBankId } from '../lambdas/core/domain/publishers';
 
 /**
  * A local-only item in the rates table recording which bundled data was fully loaded, so a restart over an
@@ -15,7 +16,8 @@ export interface SourceCoverage {
   days: number;
 }
 
-export interface BundledCoverage {
+/** Each central bank's coverage sits under its id. */
+export interface BundledCoverage extends Partial<Record<CentralBankId, SourceCoverage>> {
   ecb?: SourceCoverage;
   currencyApi?: SourceCoverage;
 }
@@ -45,7 +47,14 @@ export async function readBundledMarker(
   const stored = (out.Item?.coverage ?? {}) as Record<string, unknown>;
   const ecb = sourceCoverage(stored.ecb);
   const currencyApi = sourceCoverage(stored.currency_api);
-  return { fingerprint, coverage: { ...(ecb ? { ecb } : {}), ...(currencyApi ? { currencyApi } : {}) } };
+  const banks = CENTRAL_BANK_IDS.flatMap((id) => {
+    const span = sourceCoverage(stored[id]);
+    return span ? [[id, span] as const] : [];
+  });
+  return {
+    fingerprint,
+    coverage: { ...(ecb ? { ecb } : {}), ...(currencyApi ? { currencyApi } : {}), ...Object.fromEntries(banks) },
+  };
 }
 
 export async function writeBundledMarker(
@@ -60,7 +69,11 @@ export async function writeBundledMarker(
       Item: {
         pk: BUNDLED_MARKER_KEY,
         fingerprint: marker.fingerprint,
-        coverage: { ecb: marker.coverage?.ecb, currency_api: marker.coverage?.currencyApi },
+        coverage: {
+          ecb: marker.coverage?.ecb,
+          currency_api: marker.coverage?.currencyApi,
+          ...Object.fromEntries(CENTRAL_BANK_IDS.map((id) => [id, marker.coverage?.[id]])),
+        },
         loaded_at: loadedAt,
       },
     }),

@@ -140,7 +140,9 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
     // fetch recorded before is kept.
     for (const source of SOURCE_IDS) {
       const status = statusOfDelivery(acceptedDays(daysOf(source), ingested.rejections), 'bundled', null);
-      if (status) await store.recordSourceStatus(source, status, { keepUpstream: true });
+      const crossCheck = ingested.crossChecks[source];
+      if (status)
+        await store.recordSourceStatus(source, crossCheck ? { ...status, crossCheck } : status, { keepUpstream: true });
     }
     await writeBundledMarker(options.client, options.tableName, { fingerprint, coverage }, formatTimestamp(clock()));
     result.bundled = {

@@ -58,6 +58,8 @@ export const INGEST_METRICS = {
   snapshotAgeSeconds: 'SnapshotAgeSeconds',
   currenciesServed: 'CurrenciesServed',
   successfulRuns: 'SuccessfulRuns',
+  /** Per official source (`source` dimension): its quotes of its newest day spread over the cross-check's tolerance. */
+  crossCheckOverTolerance: 'CrossCheckOverTolerance',
 } as const;
 
 /**

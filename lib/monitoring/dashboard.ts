@@ -1,6 +1,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
+import { AGGREGATOR } from '../../lambdas/core/domain/rates';
 import {
   ACCOUNT_VERDICTS,
   DECISION_FIELDS,
@@ -203,6 +204,11 @@ function dataWidgets(m: MonitoringMetrics, { ingestion, config }: MonitoringProp
           }),
         ],
       },
+    ),
+    // The aggregator is never cross-checked, so it emits no such figure.
+    graph(
+      'Cross-check: quotes over tolerance',
+      config.sources.filter((source) => source !== AGGREGATOR).map(m.crossCheckOverTolerance),
     ),
   ];
 }

@@ -4,6 +4,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { PLAN_IDS, PLANS } from '../../lambdas/core/domain/plans';
+import { CENTRAL_BANK_IDS } from '../../lambdas/core/domain/publishers';
 import type { SourceId } from '../../lambdas/core/domain/rates';
 import { AUTHORIZER_METRICS, INGEST_METRICS, METRIC_DIMENSIONS, SERVICE_NAME } from '../../lambdas/core/metric-names';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
@@ -15,7 +16,10 @@ import type { Ingestion } from '../ingestion';
 import { metricNamespace } from '../stage';
 import { ingestionAlarmFigures } from './thresholds';
 
+const isCentralBank = (source: SourceId): boolean => (CENTRAL_BANK_IDS as readonly string[]).includes(source);
+
 /** What the dashboard and alarms read, by the names the functions publish (lambdas/core/metric-names.ts). */
+
 export const METRICS = {
   service: SERVICE_NAME,
   planNames: PLAN_IDS.map((id) => PLANS[id].name),
@@ -87,10 +91,16 @@ export function monitoringMetrics(scope: Construct, props: MonitoringProps) {
       period: runPeriod,
       label: 'Currencies served',
     }),
+    // A central bank is fetched once a weekday (lib/ingestion.ts), so its runs are a day apart.
     sourceFailures: (source: SourceId) =>
       custom(INGEST_METRICS.sourceFailures, { [METRIC_DIMENSIONS.source]: source }, 'Minimum').with({
-        period: runPeriod,
+        period: isCentralBank(source) ? Duration.hours(24) : runPeriod,
         label: `${source} failed`,
+      }),
+    crossCheckOverTolerance: (source: SourceId) =>
+      custom(INGEST_METRICS.crossCheckOverTolerance, { [METRIC_DIMENSIONS.source]: source }, 'Maximum').with({
+        period: runPeriod,
+        label: `${source} over tolerance`,
       }),
     deadLetters: ingestion.deadLetterQueue.metricNumberOfMessagesSent({
       period: fiveMinutes,

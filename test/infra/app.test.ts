@@ -11,7 +11,8 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { type BuildResult, buildSync } from 'esbuild';
-import { SOURCES_ENV } from '../../lambdas/core/domain/rates';
+import { CENTRAL_BANK_IDS } from '../../lambdas/core/domain/publishers';
+import { SOURCE_IDS, SOURCES_ENV } from '../../lambdas/core/domain/rates';
 import { DASHBOARD_ROUTES, type DashboardRouteId } from '../../lambdas/core/http/dashboard-routes';
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
@@ -496,7 +497,7 @@ describe('functions', () => {
       (fnProps(fn).Environment as { Variables: Record<string, unknown> }).Variables;
     const told = [...functionsByName()].filter(([, fn]) => variablesOf(fn)[SOURCES_ENV] !== undefined);
     expect(told.map(([dir]) => dir).sort()).toEqual(['ingest', 'sources']);
-    for (const [, fn] of told) expect(variablesOf(fn)[SOURCES_ENV]).toBe('ecb,currency-api');
+    for (const [, fn] of told) expect(variablesOf(fn)[SOURCES_ENV]).toBe(SOURCE_IDS.join(','));
     // The bundles do not depend on the sources (the variable carries them), so this synthesis skips bundling.
     const ecbOnly = synthesize({ ...SKIP_BUNDLING, sources: 'ecb' });
     try {
@@ -724,12 +725,40 @@ describe('ingestion', () => {
       Targets: [
         Match.objectLike({
           Arn: { 'Fn::GetAtt': [fnId, 'Arn'] },
-          Input: JSON.stringify({ mode: 'scheduled' }),
+          Input: JSON.stringify({ mode: 'scheduled', sources: ['ecb', 'currency-api'] }),
           RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
           DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
         }),
       ],
     });
+  });
+
+  it('fetches each central bank once a weekday, after its publication window, and nothing else in that run', () => {
+    const fnId = fnLogicalId(s.fx.service.ingestion.function);
+    const rules = Object.values(resourcesOf(s.service, 'AWS::Events::Rule'))
+      .map(propsOf)
+      .filter((p) => String(p.ScheduleExpression).includes('MON-FRI'));
+    const bySchedule = Object.fromEntries(
+      rules.map((p) => {
+        const [target] = p.Targets as { Arn: unknown; Input: string }[];
+        expect(target?.Arn).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
+        const input = JSON.parse(target?.Input ?? '{}') as { mode: string; sources: string[] };
+        expect(input.mode).toBe('scheduled');
+        return [p.ScheduleExpression, input.sources];
+      }),
+    );
+    expect(bySchedule).toEqual({
+      'cron(15 8 ? * MON-FRI *)': ['rba'],
+      'cron(15 12 ? * MON-FRI *)': ['cbr'],
+      'cron(15 13 ? * MON-FRI *)': ['nbu'],
+      'cron(15 14 ? * MON-FRI *)': ['nbp', 'bnr'],
+      'cron(15 15 ? * MON-FRI *)': ['boi', 'tcmb'],
+      'cron(15 16 ? * MON-FRI *)': ['cnb'],
+      'cron(15 19 ? * MON-FRI *)': ['boe', 'bcb'],
+      'cron(15 21 ? * MON-FRI *)': ['imf'],
+      'cron(15 23 ? * MON-FRI *)': ['boc'],
+    });
+    expect(Object.values(bySchedule).flat().sort()).toEqual([...CENTRAL_BANK_IDS].sort());
   });
 
   it('retries failed runs and then parks the event in the same dead-letter queue', () => {
@@ -757,7 +786,7 @@ describe('ingestion', () => {
     expect(props.Timeout).toBeGreaterThanOrEqual(120);
     expect(props.MemorySize).toBeGreaterThanOrEqual(512);
     expect((props.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
-      SOURCES: 'ecb,currency-api',
+      SOURCES: SOURCE_IDS.join(','),
       [RATES_TABLE.envVar]: expect.anything(),
     });
   });

@@ -7,6 +7,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PLAN_IDS, PLANS } from '../../lambdas/core/domain/plans';
+import { SOURCE_IDS } from '../../lambdas/core/domain/rates';
 import { TRACING_ENV } from '../../lambdas/core/tracing';
 import { CLOUDWATCH_ROLE_NOTICE } from '../../lib/api';
 import { buildApp } from '../../lib/app';
@@ -29,11 +30,12 @@ describe('reading the context', () => {
   const read = (context: Record<string, unknown>) =>
     readDeployConfig((key) => ({ ...NO_ALARM_TARGET, ...context })[key]);
 
-  it('defaults to WAF on, both sources, an hourly run, no e-mail, the account-level role, no tracing, canaries', () => {
+  it('defaults to WAF on, every source, an hourly run, no e-mail, the account-level role, no tracing, canaries', () => {
     const config = read({});
     expect(config).toMatchObject({
       waf: true,
-      sources: ['ecb', 'currency-api'],
+      // The ECB, the twelve central banks and currency-api, in the default order of precedence.
+      sources: [...SOURCE_IDS],
       ingestSchedule: 'rate(1 hour)',
       apiGatewayCloudWatchRole: true,
       quotaAlarmPercent: 90,

@@ -7,7 +7,7 @@
 import { createAuthorizerObserver } from '../../lambdas/core/auth/observe';
 import { PLAN_IDS } from '../../lambdas/core/domain/plans';
 import { METER_VERDICTS } from '../../lambdas/core/domain/quota';
-import { SOURCE_IDS } from '../../lambdas/core/domain/rates';
+import { AGGREGATOR, SOURCE_IDS } from '../../lambdas/core/domain/rates';
 import { countServerError } from '../../lambdas/core/http/server-errors';
 import type { IngestResult } from '../../lambdas/core/ingest/ingest';
 import {
@@ -85,6 +85,13 @@ function emitted(): Set<string> {
     rejections: [],
     sources: Object.fromEntries(
       SOURCE_IDS.map((source, i) => [source, { status: i === 0 ? 'ok' : 'failed', days: 1 - i }]),
+    ),
+    // Every official source cross-checked; the aggregator never is.
+    crossChecks: Object.fromEntries(
+      SOURCE_IDS.filter((source) => source !== AGGREGATOR).map((source) => [
+        source,
+        { date: '2026-11-20', tolerance: 0.05, compared: 2, overTolerance: 1, maxSpread: 0.07, worst: null },
+      ]),
     ),
     latest: { date: '2026-11-20', publishedAt: '2026-11-20T15:00:00Z', currencies: 150 },
     durationMs: 1,
@@ -171,7 +178,9 @@ describe('metric names', () => {
     // count per plan and verdict, SourceFailures per source, and the run's figures with the heartbeat.
     const requests = PLAN_IDS.length * ACCOUNT_VERDICTS.length + KEYLESS_VERDICTS.length;
     const releases = s.fx.service.releases.releases.length;
-    expect(out.size).toBe(requests + SOURCE_IDS.length + Object.keys(INGEST_METRICS).length - 1 + releases);
+    // SourceFailures per source, CrossCheckOverTolerance per source but the aggregator, the rest once each.
+    const perSource = SOURCE_IDS.length + (SOURCE_IDS.length - 1);
+    expect(out.size).toBe(requests + perSource + Object.keys(INGEST_METRICS).length - 2 + releases);
     expect([...out].filter((key) => key.startsWith(`${AUTHORIZER_METRICS.requests}{`))).toHaveLength(requests);
     expect(out).toContain('SuccessfulRuns{service=fxrates}');
     expect([...out].filter((key) => !inn.has(key)).sort()).toEqual([]);

@@ -10,6 +10,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { AuthorizerOutcome } from '../../lambdas/core/auth/authorizer';
 import { createAuthorizerObserver } from '../../lambdas/core/auth/observe';
+import { CENTRAL_BANK_IDS } from '../../lambdas/core/domain/publishers';
+import { SOURCE_IDS } from '../../lambdas/core/domain/rates';
 import { encodeAccess } from '../../lambdas/core/http/authorizer-context';
 import { Logger, Metrics } from '../../lambdas/core/observability';
 import { ACCESS_LOG_FIELDS } from '../../lib/access-log';
@@ -111,8 +113,8 @@ describe('alarms that fire', () => {
         'ingestion-heartbeat',
         'lambda-throttles-account-dashboard',
         'lambda-throttles-public-api',
-        'source-failing-currency-api',
-        'source-failing-ecb',
+        // One per configured source: by default the ECB, the twelve central banks and currency-api.
+        ...SOURCE_IDS.map((source) => `source-failing-${source}`),
         'stale-rates',
         'waf-blocked-share',
       ].sort(),
@@ -186,6 +188,20 @@ describe('alarms that fire', () => {
       Threshold: 100,
       EvaluationPeriods: 2,
       DatapointsToAlarm: 2,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it.each(CENTRAL_BANK_IDS)('central bank %s: failed on each of 3 daily runs in a row', (source) => {
+    const a = alarm(s, `source-failing-${source}`);
+    const stat = watched(a);
+    // Fetched once a weekday, after its publication window (lib/ingestion.ts).
+    expect(stat).toMatchObject({ Metric: { MetricName: 'SourceFailures' }, Stat: 'Minimum', Period: 24 * HOUR });
+    expect(dims(stat)).toEqual({ service: 'fxrates', source });
+    expect(a).toMatchObject({
+      Threshold: 1,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
       TreatMissingData: 'notBreaching',
     });
   });
@@ -615,7 +631,7 @@ describe('the operations dashboard', () => {
 
   it('shows every alarm in its alarm widget', () => {
     const ids = Object.values(s.fx.service.monitoring.alarms).map(logicalIdOf);
-    expect(ids).toHaveLength(15);
+    expect(ids).toHaveLength(13 + SOURCE_IDS.length);
     expect(widget(s, /^Alarms$/).properties.alarms?.sort()).toEqual(ids.map((id) => `<${id}.Arn>`).sort());
   });
 });

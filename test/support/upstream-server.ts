@@ -1,7 +1,8 @@
 /**
- * A stand-in for the two upstream sources on 127.0.0.1 (ephemeral port), serving the bundled real data in the
- * sources' real formats: ECB daily and 90-day XML generated from the real history, the real history zip, and the
- * real currency-api day files under both the jsDelivr-style and the fallback URL layout. Any path can be
+ * A stand-in for the upstream sources on 127.0.0.1 (ephemeral port), serving the bundled real data in the
+ * sources' real formats: ECB daily and 90-day XML generated from the real history, the real history zip, the
+ * real currency-api day files under both the jsDelivr-style and the fallback URL layout, and the twelve central
+ * banks' recorded answers at their own paths (their dates aside: see `centralBankShape`). Any path can be
  * overridden with a broken variant (status, body, a body that never ends, a slow response).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -100,6 +101,36 @@ export const HOSTILE = {
   htmlWithoutDoctype: '<html><body><p>Maintenance</p></body></html>',
 };
 
+/**
+ * A central-bank request with its numbers (dates, years) blanked: a request for other days than the recorded ones
+ * is answered with the recorded body of the same kind (table, report, currency), as if those were its days.
+ */
+export const centralBankShape = (pathAndQuery: string): string => decodeURIComponent(pathAndQuery).replace(/\d+/g, '#');
+const pathShape = (pathAndQuery: string): string => centralBankShape(pathAndQuery.split('?')[0] ?? '');
+
+/** Every recorded central-bank answer, by the shape of its request and by the shape of its path alone. */
+export function readCentralBankAnswers(dataDir = DATA_DIR): {
+  byShape: Map<string, Uint8Array>;
+  byPath: Map<string, Uint8Array>;
+} {
+  const root = join(dataDir, 'central-banks');
+  const byShape = new Map<string, Uint8Array>();
+  const byPath = new Map<string, Uint8Array>();
+  for (const id of readdirSync(root).sort()) {
+    const facts = JSON.parse(readFileSync(join(root, id, 'source.json'), 'utf8')) as {
+      recorded: { file: string; uri: string }[];
+    };
+    for (const { file, uri } of facts.recorded) {
+      const url = new URL(uri);
+      const body = new Uint8Array(readFileSync(join(root, id, file)));
+      const key = url.pathname + url.search;
+      if (!byShape.has(centralBankShape(key))) byShape.set(centralBankShape(key), body);
+      if (!byPath.has(pathShape(key))) byPath.set(pathShape(key), body);
+    }
+  }
+  return { byShape, byPath };
+}
+
 export type Behaviour =
   | { status: number; body?: string }
   | { body: string | Uint8Array; contentType?: string }
@@ -129,6 +160,8 @@ export interface UpstreamServer {
   requests: string[];
   configure(options: UpstreamOptions): void;
   override(path: string, behaviour: Behaviour): void;
+  /** Overrides every request whose path and query match (central-bank requests carry their dates in either). */
+  overrideMatching(pattern: RegExp, behaviour: Behaviour): void;
   reset(): void;
   ecbPath(file: 'eurofxref-daily.xml' | 'eurofxref-hist-90d.xml' | 'eurofxref-hist.zip'): string;
   currencyApiPath(tag: string): string;
@@ -150,6 +183,7 @@ export async function startUpstreamServer(initial: UpstreamOptions = {}): Promis
   const baseTable = readEcbTable(initial.dataDir);
   const realZip = readFileSync(join(initial.dataDir ?? DATA_DIR, 'ecb', 'eurofxref-hist.zip'));
   const allCurrencyApi = readCurrencyApiDays(initial.dataDir);
+  const centralBanks = readCentralBankAnswers(initial.dataDir);
   let content: Content;
   const build = (options: UpstreamOptions) => {
     let table = options.ecbShiftDays ? shiftEcbTable(baseTable, options.ecbShiftDays) : baseTable;
@@ -171,6 +205,7 @@ export async function startUpstreamServer(initial: UpstreamOptions = {}): Promis
   };
   build(initial);
   const overrides = new Map<string, Behaviour>();
+  const patterns: { pattern: RegExp; behaviour: Behaviour }[] = [];
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -193,7 +228,9 @@ export async function startUpstreamServer(initial: UpstreamOptions = {}): Promis
     }, everyMs);
     timers.add(timer);
   };
-  const serveReal = (path: string, res: ServerResponse) => {
+  const serveReal = (path: string, res: ServerResponse, query = '') => {
+    const answer = centralBanks.byShape.get(centralBankShape(path + query)) ?? centralBanks.byPath.get(pathShape(path));
+    if (answer) return send(res, 200, answer, 'application/octet-stream');
     const ecb = /^\/ecb\/(eurofxref-daily\.xml|eurofxref-hist-90d\.xml|eurofxref-hist\.zip)$/.exec(path)?.[1];
     if (ecb === 'eurofxref-daily.xml') return send(res, 200, content.daily, 'text/xml');
     if (ecb === 'eurofxref-hist-90d.xml') return send(res, 200, content.last90, 'text/xml');
@@ -207,14 +244,17 @@ export async function startUpstreamServer(initial: UpstreamOptions = {}): Promis
     return send(res, 404, 'Not Found', 'text/plain');
   };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://upstream').pathname;
+    const url = new URL(req.url ?? '/', 'http://upstream');
+    const path = url.pathname;
     requests.push(path);
-    const behaviour = overrides.get(path);
-    if (!behaviour) return serveReal(path, res);
+    const behaviour =
+      overrides.get(path) ??
+      patterns.find(({ pattern }) => pattern.test(decodeURIComponent(path + url.search)))?.behaviour;
+    if (!behaviour) return serveReal(path, res, url.search);
     if ('delayMs' in behaviour) {
       const timer = setTimeout(() => {
         timers.delete(timer);
-        if (!res.destroyed) serveReal(path, res);
+        if (!res.destroyed) serveReal(path, res, url.search);
       }, behaviour.delayMs);
       timers.add(timer);
       return;
@@ -239,12 +279,15 @@ export async function startUpstreamServer(initial: UpstreamOptions = {}): Promis
       ecbBaseUrl: `${origin}/ecb`,
       currencyApiBaseUrl: `${origin}/npm`,
       currencyApiFallbackUrl: `${origin}/fallback/{date}/v1/currencies/eur.min.json`,
+      centralBankOrigin: origin,
     },
     requests,
     configure: build,
     override: (path, behaviour) => overrides.set(path, behaviour),
+    overrideMatching: (pattern, behaviour) => patterns.push({ pattern, behaviour }),
     reset: () => {
       overrides.clear();
+      patterns.length = 0;
       requests.length = 0;
       build(initial);
     },
@@ -273,6 +316,7 @@ export function useUpstreamEnv(): { readonly server: UpstreamServer } {
     process.env.ECB_BASE_URL = server.urls.ecbBaseUrl;
     process.env.CURRENCY_API_BASE_URL = server.urls.currencyApiBaseUrl;
     process.env.CURRENCY_API_FALLBACK_URL = server.urls.currencyApiFallbackUrl;
+    process.env.CENTRAL_BANK_ORIGIN = server.origin;
     process.env.FETCH_TIMEOUT_MS = '5000';
   });
   afterAll(async () => {

@@ -1,14 +1,19 @@
 import { type Decimal, decimal, divide, multiply, roundToPlaces, roundToSignificant, toPlain } from './decimal';
+import { CENTRAL_BANK_IDS } from './publishers';
 
 export const PIVOT = 'EUR';
 export const RATE_SIGNIFICANT_DIGITS = 8;
 export const CONVERTED_DECIMAL_PLACES = 6;
 
 /**
- * The upstream sources, in order of precedence where several quote a currency: the one list of them. Each has its
- * facts in SOURCE_SCHEDULES (source-schedule.ts) and its adapter in sources/registry.ts, both keyed by these ids.
+ * The upstream sources, in the default order of precedence where several quote a currency (the rule in
+ * official-rates.ts: the ECB, then a currency's issuing bank, then the other official publishers in this order,
+ * the aggregator last): the one list of them. Each has its facts in SOURCE_SCHEDULES (source-schedule.ts) and its
+ * adapter in sources/registry.ts, both keyed by these ids.
  */
-export const SOURCE_IDS = ['ecb', 'currency-api'] as const;
+export const SOURCE_IDS = ['ecb', ...CENTRAL_BANK_IDS, 'currency-api'] as const;
+/** The source that aggregates others, served only where no official publisher quotes a currency. */
+export const AGGREGATOR = 'currency-api' satisfies SourceId;
 export type SourceId = (typeof SOURCE_IDS)[number];
 
 /**
@@ -28,7 +33,7 @@ export function parseSourceList(text: string): SourceId[] {
     .filter(Boolean);
   const unknown = ids.filter((id) => !(SOURCE_IDS as readonly string[]).includes(id));
   if (unknown.length > 0 || ids.length === 0) {
-    throw new Error(`${SOURCES_ENV} must list ${SOURCE_IDS.join(' and/or ')}; got '${text}'`);
+    throw new Error(`${SOURCES_ENV} must list some of ${SOURCE_IDS.join(', ')}; got '${text}'`);
   }
   return [...new Set(ids as SourceId[])];
 }

@@ -1,9 +1,11 @@
 /**
  * When the upstream sources publish, as pure arithmetic on UTC instants: the ECB on TARGET business days at 16:00
- * Europe/Berlin (dates.ts: the same instant ingestion stamps on an ECB day), currency-api every day at 00:00 UTC.
+ * Europe/Berlin (dates.ts: the same instant ingestion stamps on an ECB day), currency-api every day at 00:00 UTC,
+ * each central bank at the start of its weekday window (publishers.ts).
  * No time-zone database, so the module is cheap enough to run on every request and testable at any instant.
  */
 import { ecbPublicationMs } from './dates';
+import { CENTRAL_BANK_IDS, type CentralBankId, nextPublisherWindow, PUBLISHERS, publisherSchedule } from './publishers';
 import type { SourceId } from './rates';
 
 export { berlinOffsetHours } from './dates';
@@ -26,6 +28,9 @@ export const SOURCE_SCHEDULES: Readonly<Record<SourceId, { name: string; schedul
     name: 'currency-api (fawazahmed0/exchange-api)',
     schedule: 'daily, at 00:00 UTC',
   },
+  ...(Object.fromEntries(
+    CENTRAL_BANK_IDS.map((id) => [id, { name: PUBLISHERS[id].name, schedule: publisherSchedule(PUBLISHERS[id]) }]),
+  ) as Record<CentralBankId, { name: string; schedule: string }>),
 };
 
 /** Easter Sunday of a Gregorian year (the anonymous Gregorian computus), as `[month, day]`. */
@@ -89,6 +94,9 @@ export function nextCurrencyApiPublication(nowMs: number): number {
 const NEXT: Readonly<Record<SourceId, (nowMs: number) => number>> = {
   ecb: nextEcbPublication,
   'currency-api': nextCurrencyApiPublication,
+  ...(Object.fromEntries(
+    CENTRAL_BANK_IDS.map((id) => [id, (nowMs: number) => nextPublisherWindow(PUBLISHERS[id], nowMs)]),
+  ) as Record<CentralBankId, (nowMs: number) => number>),
 };
 
 /**

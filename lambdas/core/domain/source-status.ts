@@ -2,7 +2,8 @@
  * What the service knows about each upstream source: the last run it delivered in, recorded by ingestion and read by
  * GET /v1/sources. A source that fails keeps its previous status, so the facts always name the last success.
  */
-import { PIVOT, type SourceId } from './rates';
+import { type CrossCheck, crossCheck } from './official-rates';
+import { AGGREGATOR, PIVOT, type RateSnapshot, type SourceId } from './rates';
 
 export interface SourceStatus {
   /** `upstream`: fetched from the source itself; `bundled`: loaded from the files in the repository (local server). */
@@ -15,6 +16,84 @@ export interface SourceStatus {
   publishedAt: string;
   /** The codes it delivered for that day, sorted, EUR (the pivot both sources quote against) left out. */
   currencies: string[];
+  /** How its quotes of that day compared with the rates served from other publishers; absent before any check. */
+  crossCheck?: CrossCheckSummary;
+}
+
+/**
+ * A source's quotes of one day against the rates served that day where another publisher's quote was chosen:
+ * how many were compared, how many differ by more than the tolerance, and the widest spread.
+ */
+export interface CrossCheckSummary {
+  date: string;
+  /** The relative spread above which a quote counts as over tolerance (0.05 = 5 %). */
+  tolerance: number;
+  compared: number;
+  overTolerance: number;
+  /** 0 when nothing was compared. */
+  maxSpread: number;
+  worst: { code: string; spread: number; servedBy: SourceId } | null;
+}
+
+/** Spreads above this are recorded and warned about: the widest ordinary spreads in the recordings are about 4 %. */
+export const DEFAULT_CROSS_CHECK_TOLERANCE = 0.05;
+
+/** One day as a source delivered it, against the euro. */
+interface QuotedDay {
+  source: SourceId;
+  date: string;
+  base: string;
+  rates: Readonly<Record<string, number>>;
+}
+
+/**
+ * Each source's newest day (of `days`) checked against the snapshot served for that date: the summary per
+ * source that had a quote compared, and every over-tolerance check, for the log. The aggregator is never checked; a day on another base
+ * (not yet rebased) is left out.
+ */
+export function crossCheckSources(
+  days: readonly QuotedDay[],
+  served: (date: string) => RateSnapshot | undefined,
+  tolerance: number,
+): { summaries: Partial<Record<SourceId, CrossCheckSummary>>; over: CrossCheck[] } {
+  const euro = days.filter((d) => d.base === PIVOT);
+  const newest = new Map<SourceId, string>();
+  for (const day of euro) {
+    const current = newest.get(day.source);
+    if (current === undefined || day.date > current) newest.set(day.source, day.date);
+  }
+  const byDate = new Map<string, CrossCheck[]>();
+  const checksOf = (date: string): CrossCheck[] => {
+    let checks = byDate.get(date);
+    if (checks === undefined) {
+      const snapshot = served(date);
+      const quotes = new Map(euro.filter((d) => d.date === date).map((d) => [d.source as string, d.rates]));
+      checks = snapshot ? crossCheck(snapshot, quotes, tolerance, AGGREGATOR) : [];
+      byDate.set(date, checks);
+    }
+    return checks;
+  };
+  const summaries: Partial<Record<SourceId, CrossCheckSummary>> = {};
+  const over: CrossCheck[] = [];
+  for (const [source, date] of newest) {
+    if (source === AGGREGATOR) continue;
+    const mine = checksOf(date).filter((c) => c.source === source);
+    // Nothing compared (the ECB, which serves every code it quotes; a source alone on its day): no figures.
+    if (mine.length === 0) continue;
+    let worst: CrossCheck | undefined;
+    for (const check of mine) if (!worst || check.spread > worst.spread) worst = check;
+    const overTolerance = mine.filter((c) => c.overTolerance);
+    over.push(...overTolerance);
+    summaries[source] = {
+      date,
+      tolerance,
+      compared: mine.length,
+      overTolerance: overTolerance.length,
+      maxSpread: worst?.spread ?? 0,
+      worst: worst ? { code: worst.code, spread: worst.spread, servedBy: worst.servedBy as SourceId } : null,
+    };
+  }
+  return { summaries, over };
 }
 
 export type SourceStatuses = Partial<Record<SourceId, SourceStatus>>;

@@ -5,6 +5,7 @@
  */
 
 import { SOURCES_ENV, type SourceId } from '../domain/rates';
+import { DEFAULT_CROSS_CHECK_TOLERANCE } from '../domain/source-status';
 
 export { parseSourceList } from '../domain/rates';
 
@@ -28,6 +29,10 @@ export const INGEST_ENV = {
   ecbBaseUrl: 'ECB_BASE_URL',
   currencyApiBaseUrl: 'CURRENCY_API_BASE_URL',
   currencyApiFallbackUrl: 'CURRENCY_API_FALLBACK_URL',
+  /** One origin every central bank is asked at instead of its own (a mirror or test server). */
+  centralBankOrigin: 'CENTRAL_BANK_ORIGIN',
+  /** The cross-check's tolerance as a fraction (0.05 = 5 %). */
+  crossCheckTolerance: 'CROSS_CHECK_TOLERANCE',
 } as const satisfies Record<string, string>;
 
 export function sourceUrlsFromEnv(): SourceUrls {
@@ -35,7 +40,20 @@ export function sourceUrlsFromEnv(): SourceUrls {
     ecbBaseUrl: optionalEnv(INGEST_ENV.ecbBaseUrl, DEFAULT_SOURCE_URLS.ecbBaseUrl),
     currencyApiBaseUrl: optionalEnv(INGEST_ENV.currencyApiBaseUrl, DEFAULT_SOURCE_URLS.currencyApiBaseUrl),
     currencyApiFallbackUrl: optionalEnv(INGEST_ENV.currencyApiFallbackUrl, DEFAULT_SOURCE_URLS.currencyApiFallbackUrl),
+    ...(process.env[INGEST_ENV.centralBankOrigin]
+      ? { centralBankOrigin: process.env[INGEST_ENV.centralBankOrigin] }
+      : {}),
   };
+}
+
+/** The cross-check's tolerance from the environment; a value that is not a fraction in (0, 1] is refused. */
+export function crossCheckToleranceFromEnv(): number {
+  const text = optionalEnv(INGEST_ENV.crossCheckTolerance, String(DEFAULT_CROSS_CHECK_TOLERANCE));
+  const value = Number(text);
+  if (!(value > 0 && value <= 1)) {
+    throw new Error(`${INGEST_ENV.crossCheckTolerance} must be a fraction above 0 and at most 1; got '${text}'`);
+  }
+  return value;
 }
 
 export function fetchersFor(ids: readonly SourceId[], plan: FetchPlan): SourceFetcher[] {

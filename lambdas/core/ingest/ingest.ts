@@ -5,7 +5,12 @@
  */
 import { type Clock, formatDay, formatTimestamp, systemClock } from '../domain/dates';
 import type { SourceId } from '../domain/rates';
-import { statusOfDelivery } from '../domain/source-status';
+import {
+  type CrossCheckSummary,
+  crossCheckSources,
+  DEFAULT_CROSS_CHECK_TOLERANCE,
+  statusOfDelivery,
+} from '../domain/source-status';
 import type { SourceDay } from '../sources/source-day';
 import type { RatesStore } from '../store/rates-store';
 import type { SourceFetcher } from './fetchers';
@@ -52,6 +57,8 @@ export interface IngestResult {
   seriesWrites: number;
   rejections: Rejection[];
   sources: Partial<Record<SourceId, SourceReport>>;
+  /** Each delivering source's newest day against the rates served that day (domain/source-status.ts). */
+  crossChecks: Partial<Record<SourceId, CrossCheckSummary>>;
   /** LATEST after the run (written now or before); undefined while nothing was ever ingested. */
   latest?: LatestSummary;
   durationMs: number;
@@ -63,6 +70,10 @@ export interface IngestDaysOptions {
   reports: Partial<Record<SourceId, SourceReport>>;
   clock?: Clock;
   log?: IngestLog;
+  /** The configured sources, highest precedence first; the default order when absent. */
+  order?: readonly SourceId[];
+  /** The cross-check's tolerance as a fraction (0.05 = 5 %); DEFAULT_CROSS_CHECK_TOLERANCE when absent. */
+  crossCheckTolerance?: number;
 }
 
 function summarize(latest: { date: string; publishedAt: string; rates: object } | undefined) {
@@ -91,7 +102,13 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
     today,
   );
   const stored = await store.getDays(read);
-  const plan = reconcile({ fetched: options.days, stored, storedLatest, today });
+  const plan = reconcile({
+    fetched: options.days,
+    stored,
+    storedLatest,
+    today,
+    ...(options.order ? { order: options.order } : {}),
+  });
   let seriesWrites = 0;
   if (plan.writes.length > 0) {
     // The count covers the gap between the day writes and the series writes: a run that stops there leaves it above
@@ -111,6 +128,19 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
   // LATEST goes last: it never names a day that is not stored yet.
   if (plan.latest) await store.putLatest(plan.latest);
   for (const rejection of plan.rejections) log.warn('rates rejected', { ...rejection });
+  const written = new Map(plan.writes.map((w) => [w.date, w]));
+  const crossChecked = crossCheckSources(
+    acceptedDays(options.days, plan.rejections),
+    (date) => written.get(date) ?? stored.get(date),
+    options.crossCheckTolerance ?? DEFAULT_CROSS_CHECK_TOLERANCE,
+  );
+  for (const check of crossChecked.over) {
+    const percent = (check.spread * 100).toFixed(2);
+    const served = `${check.servedBy}'s served rate on ${crossChecked.summaries[check.source as SourceId]?.date}`;
+    log.warn(`cross-check over tolerance: ${check.code} from ${check.source} is ${percent} % off ${served}`, {
+      ...check,
+    });
+  }
   const result: IngestResult = {
     status: statusOf(options.reports),
     daysWritten: plan.writes.length,
@@ -120,6 +150,7 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
     seriesWrites,
     rejections: plan.rejections,
     sources: options.reports,
+    crossChecks: crossChecked.summaries,
     latest: summarize(plan.finalLatest),
     durationMs: Date.now() - started,
   };
@@ -141,6 +172,9 @@ export interface RunIngestionOptions {
   fetchers: readonly SourceFetcher[];
   clock?: Clock;
   log?: IngestLog;
+  /** The configured sources, highest precedence first; the default order when absent. */
+  order?: readonly SourceId[];
+  crossCheckTolerance?: number;
 }
 
 /**
@@ -195,6 +229,7 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
       seriesWrites: 0,
       rejections: [],
       sources: reports,
+      crossChecks: {},
       latest: summarize(latest),
       durationMs: Date.now() - started,
     };
@@ -205,13 +240,16 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
     days,
     reports,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.order ? { order: options.order } : {}),
+    ...(options.crossCheckTolerance !== undefined ? { crossCheckTolerance: options.crossCheckTolerance } : {}),
     log,
   });
   // After the days and LATEST: GET /v1/sources then never names a day the store does not hold. Only sources that
   // delivered are recorded; a failed one keeps the status of its last success.
   for (const [source, sourceDays] of delivered) {
     const status = statusOfDelivery(acceptedDays(sourceDays, result.rejections), 'upstream', fetchedAt);
-    if (status) await options.store.recordSourceStatus(source, status);
+    const crossCheck = result.crossChecks[source];
+    if (status) await options.store.recordSourceStatus(source, crossCheck ? { ...status, crossCheck } : status);
   }
   return { ...result, durationMs: Date.now() - started };
 }

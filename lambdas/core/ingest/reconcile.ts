@@ -3,7 +3,7 @@
  * LATEST to write. Nothing here reads a clock or a database, so every rule is a unit test away.
  */
 import { addDays, dayStartMs } from '../domain/dates';
-import { PIVOT, type RateSnapshot, sameSnapshot } from '../domain/rates';
+import { PIVOT, type RateSnapshot, type SourceId, sameSnapshot } from '../domain/rates';
 import type { SourceDay } from '../sources/source-day';
 import {
   buildLatest,
@@ -28,6 +28,8 @@ export interface ReconcileInput {
   storedLatest?: RateSnapshot;
   /** Today (UTC), `YYYY-MM-DD`. */
   today: string;
+  /** The configured sources, highest precedence first (merge.ts's rule); the default order when absent. */
+  order?: readonly SourceId[];
 }
 
 export interface ReconcileResult {
@@ -223,7 +225,10 @@ function withLatest(
   // A backfill of old years leaves LATEST alone.
   const touchesWindow = mergedDates.some((d) => d >= windowStart);
   if (input.storedLatest && !touchesWindow) return result;
-  const build = buildLatest(days.filter((d) => d.date >= windowStart));
+  const build = buildLatest(
+    days.filter((d) => d.date >= windowStart),
+    input.order,
+  );
   if (!build) return result;
   const latest = build.latest;
   const previous = input.storedLatest;
@@ -251,7 +256,7 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
   const rejections: Rejection[] = [];
   const contributions = contributionsByDate(input.fetched, addDays(input.today, MAX_DAYS_AHEAD), rejections);
   const merged = new Map<string, Merge>();
-  for (const [date, days] of contributions) merged.set(date, mergeDay(date, input.stored.get(date), days));
+  for (const [date, days] of contributions) merged.set(date, mergeDay(date, input.stored.get(date), days, input.order));
   const settled = settleDays(input, contributions, merged, rejections);
   const result: ReconcileResult = {
     writes: settled.writes,

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type RateSnapshot, SOURCE_IDS, type SourceId } from '../domain/rates';
 import { attributeDay, type CurrencyYear } from '../domain/series';
-import type { SourceStatus, SourceStatuses } from '../domain/source-status';
+import type { CrossCheckSummary, SourceStatus, SourceStatuses } from '../domain/source-status';
 import { dayKey, LATEST_KEY, SERIES_META_KEY, SOURCES_KEY, seriesKey } from './tables';
 
 /** `sources` is stored per source as one comma-joined code list: a third of the size of a per-code map. */
@@ -40,6 +40,14 @@ export interface StoredSourceStatus {
   published_date: string;
   published_at: string;
   currencies: string;
+  cross_check?: {
+    date: string;
+    tolerance: number;
+    compared: number;
+    over_tolerance: number;
+    max_spread: number;
+    worst: { code: string; spread: number; served_by: string } | null;
+  };
 }
 
 export function toStoredStatus(status: SourceStatus): StoredSourceStatus {
@@ -49,13 +57,45 @@ export function toStoredStatus(status: SourceStatus): StoredSourceStatus {
     published_date: status.publishedDate,
     published_at: status.publishedAt,
     currencies: status.currencies.join(','),
+    ...(status.crossCheck ? { cross_check: toStoredCrossCheck(status.crossCheck) } : {}),
+  };
+}
+
+function toStoredCrossCheck(check: CrossCheckSummary): NonNullable<StoredSourceStatus['cross_check']> {
+  return {
+    date: check.date,
+    tolerance: check.tolerance,
+    compared: check.compared,
+    over_tolerance: check.overTolerance,
+    max_spread: check.maxSpread,
+    worst: check.worst ? { code: check.worst.code, spread: check.worst.spread, served_by: check.worst.servedBy } : null,
+  };
+}
+
+function fromStoredCrossCheck(value: unknown): CrossCheckSummary | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const numbers = [v.tolerance, v.compared, v.over_tolerance, v.max_spread];
+  if (typeof v.date !== 'string' || !numbers.every((n) => typeof n === 'number')) return undefined;
+  const w = (v.worst ?? null) as Record<string, unknown> | null;
+  const worst =
+    w && typeof w.code === 'string' && typeof w.spread === 'number' && typeof w.served_by === 'string'
+      ? { code: w.code, spread: w.spread, servedBy: w.served_by as SourceId }
+      : null;
+  return {
+    date: v.date,
+    tolerance: v.tolerance as number,
+    compared: v.compared as number,
+    overTolerance: v.over_tolerance as number,
+    maxSpread: v.max_spread as number,
+    worst,
   };
 }
 
 function fromStoredStatus(value: unknown): SourceStatus | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const stored = value as Partial<Record<keyof StoredSourceStatus, unknown>>;
-  const { origin, fetched_at: fetchedAt, published_date, published_at, currencies } = stored;
+  const { origin, fetched_at: fetchedAt, published_date, published_at, currencies, cross_check } = stored;
   if (origin !== 'upstream' && origin !== 'bundled') return undefined;
   if (typeof published_date !== 'string' || typeof published_at !== 'string') return undefined;
   return {
@@ -64,6 +104,7 @@ function fromStoredStatus(value: unknown): SourceStatus | undefined {
     publishedDate: published_date,
     publishedAt: published_at,
     currencies: typeof currencies === 'string' && currencies !== '' ? currencies.split(',') : [],
+    ...(fromStoredCrossCheck(cross_check) ? { crossCheck: fromStoredCrossCheck(cross_check) } : {}),
   };
 }
 

@@ -27,12 +27,20 @@ interface SourceEntry {
  * what the runs change in latest (expand=sources, next_update_at).
  */
 describe('GET /v1/sources', () => {
-  const ctx = useTestApi();
+  // Configured for the two sources these runs ingest (every source, the central banks among them, is the default);
+  // set before the service starts, which reads it once.
+  const saved = process.env.SOURCES;
   let upstream: UpstreamServer;
   beforeAll(async () => {
+    process.env.SOURCES = 'ecb,currency-api';
     upstream = await startUpstreamServer({ ecbShiftDays: ECB_SHIFT_DAYS });
   });
-  afterAll(() => upstream.close());
+  afterAll(async () => {
+    if (saved === undefined) delete process.env.SOURCES;
+    else process.env.SOURCES = saved;
+    await upstream.close();
+  });
+  const ctx = useTestApi();
 
   const sources = async (key = ctx.key) => {
     const r = await ctx.api.get('sources', key);

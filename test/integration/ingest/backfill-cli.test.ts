@@ -53,7 +53,7 @@ describe('npm run backfill', () => {
     const cases: [string[], RegExp][] = [
       [['--from', '2024-02-30'], /--from must be a calendar day/],
       [['--from', '2024-03-02', '--to', '2024-03-01'], /is after --to/],
-      [['--source', 'fed'], /--source must be ecb or currency-api/],
+      [['--source', 'fed'], /--source must be one of ecb, nbp, .*, currency-api, got 'fed'/],
       [['--offline', 'extra'], /Unexpected argument|positional/i],
       [['--fast'], /Unknown option '--fast'/],
     ];

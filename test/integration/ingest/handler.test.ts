@@ -86,7 +86,7 @@ describe.each(backends())('ingestion handler on $name', (backend) => {
     ]) {
       stand.server.override(path, { status: 500 });
     }
-    const { error, metrics } = await invoke(store, {});
+    const { error, metrics } = await invoke(store, { mode: 'scheduled', sources: ['ecb', 'currency-api'] });
     expect(error?.message).toMatch(/no source delivered/);
     expect(metrics.filter((m) => 'SourceFailures' in m).map((m) => [m.source, m.SourceFailures])).toEqual(
       expect.arrayContaining([
@@ -95,6 +95,20 @@ describe.each(backends())('ingestion handler on $name', (backend) => {
       ]),
     );
     expect(await store.getLatest()).toBeUndefined();
+  });
+
+  it('fetches only the sources the event names: a publisher after its window', async () => {
+    const { result } = await invoke(store, { mode: 'scheduled', sources: ['cnb'] });
+    expect(Object.keys(result?.sources ?? {})).toEqual(['cnb']);
+    expect(result?.sources.cnb?.status).toBe('ok');
+    expect(stand.server.requests.every((p) => p.startsWith('/cnbapi/'))).toBe(true);
+  });
+
+  it('refuses an event naming a source that is not configured, fetching nothing', async () => {
+    process.env.SOURCES = 'ecb,currency-api';
+    const { error } = await invoke(store, { mode: 'scheduled', sources: ['ecb', 'nbp'] });
+    expect(error?.message).toMatch(/not configured: nbp/);
+    expect(stand.server.requests).toEqual([]);
   });
 
   it('fetches only the sources listed in SOURCES', async () => {
@@ -112,7 +126,7 @@ describe('ingestion handler history mode', () => {
     if (!dynalite) throw new Error('no dynalite backend');
     const tables = await freshTables(dynalite);
     const store = new RatesStore(tables.client, tables.ratesTable);
-    const { result } = await invoke(store, { mode: 'history' });
+    const { result } = await invoke(store, { mode: 'history', sources: ['ecb', 'currency-api'] });
     expect(stand.server.requests).toContain(stand.server.ecbPath('eurofxref-hist.zip'));
     expect(stand.server.requests).not.toContain(stand.server.ecbPath('eurofxref-hist-90d.xml'));
     expect(result?.sources.ecb?.days).toBe(table.rows.length);

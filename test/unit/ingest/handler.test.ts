@@ -37,6 +37,7 @@ const result = (overrides: Partial<IngestResult> = {}): IngestResult => ({
     ecb: { status: 'failed', days: 0, error: 'HTTP 503', warnings: [] },
     'currency-api': { status: 'ok', days: 4, warnings: [] },
   },
+  crossChecks: {},
   latest: { date: '2026-09-29', publishedAt: '2026-09-29T00:00:00Z', currencies: 158 },
   durationMs: 10,
   ...overrides,

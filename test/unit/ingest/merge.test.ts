@@ -2,7 +2,7 @@ import { addDays, currencyApiPublishedAt, ecbPublishedAt } from '../../../lambda
 import { sameSnapshot } from '../../../lambdas/core/domain/rates';
 import {
   buildLatest,
-  LATEST_MAX_LAG_DAYS,
+  LATEST_DAILY_LAG_DAYS,
   mergeDay,
   newestDate,
   rebaseToEur,
@@ -91,8 +91,8 @@ describe('buildLatest', () => {
     expect(ecbPublishedAt(friday) < currencyApiPublishedAt(sunday)).toBe(true);
   });
 
-  it(`leaves out a source more than ${LATEST_MAX_LAG_DAYS} days behind the newest day`, () => {
-    const newest = addDays(friday, LATEST_MAX_LAG_DAYS + 1);
+  it(`leaves out a source more than ${LATEST_DAILY_LAG_DAYS} days behind the newest day`, () => {
+    const newest = addDays(friday, LATEST_DAILY_LAG_DAYS + 1);
     const late = [days[0], mergeDay(newest, undefined, [currencyApiDay(newest, { USD: 1.18 })]).snapshot].flatMap(
       (d) => (d ? [d] : []),
     );
@@ -102,8 +102,8 @@ describe('buildLatest', () => {
     expect(build?.latest.sources.USD).toBe('currency-api');
   });
 
-  it(`still takes a source exactly ${LATEST_MAX_LAG_DAYS} days behind`, () => {
-    const newest = addDays(friday, LATEST_MAX_LAG_DAYS);
+  it(`still takes a source exactly ${LATEST_DAILY_LAG_DAYS} days behind`, () => {
+    const newest = addDays(friday, LATEST_DAILY_LAG_DAYS);
     const edge = [days[0], mergeDay(newest, undefined, [currencyApiDay(newest)]).snapshot].flatMap((d) =>
       d ? [d] : [],
     );

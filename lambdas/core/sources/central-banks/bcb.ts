@@ -5,30 +5,10 @@
  * bulletin's Brasília time. The body does not name its currency; the request does (`@moeda`).
  */
 import { printableUpstream } from '../source-day';
-import {
-  calendarDay,
-  DayCollector,
-  decimalText,
-  decodeText,
-  type PublisherFacts,
-  parseJsonKeepingNumbers,
-} from './csv-helpers';
-import { type OfficialDay, PublisherFormatError } from './official-day';
+import { calendarDay, DayCollector, decimalText, decodeText, readJsonPlain } from './helpers';
+import { adapterFacts, type CentralBankAdapter, type OfficialDay, PublisherFormatError } from './official-day';
 
-export const BCB_PUBLISHER: PublisherFacts = {
-  id: 'bcb',
-  name: 'Banco Central do Brasil',
-  country: 'BR',
-  rateKind: 'PTAX closing',
-  // The PTAX selling rate is the one Brazilian rules and contracts refer to as "the PTAX"; BCB publishes no mid.
-  quoteKind: 'selling',
-  quoteCurrency: 'BRL',
-  dataUrl: 'https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata/',
-  termsUrl: null,
-  scheduleCronUtc: '*/30 16-18 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2000-01-01',
-};
+export const BCB_PUBLISHER = adapterFacts('bcb');
 
 export const BCB_BASE_URL = 'https://olinda.bcb.gov.br';
 const NAME = BCB_PUBLISHER.name;
@@ -76,7 +56,7 @@ function rate(entry: Record<string, unknown>, field: string, what: string): stri
 export function parseBcb(responses: ReadonlyArray<{ currency: string; body: Uint8Array }>): OfficialDay[] {
   const collector = new DayCollector(BCB_PUBLISHER);
   for (const { currency, body } of responses) {
-    const json = parseJsonKeepingNumbers(NAME, decodeText(NAME, body));
+    const json = readJsonPlain(decodeText(NAME, body), NAME);
     if (!isRecord(json) || !Array.isArray(json.value))
       throw new PublisherFormatError(NAME, `${currency}: no \`value\` list`);
     if (typeof json['@odata.context'] !== 'string' || !json['@odata.context'].endsWith('#_CotacaoMoedaPeriodo')) {
@@ -102,3 +82,10 @@ export function parseBcb(responses: ReadonlyArray<{ currency: string; body: Uint
   }
   return collector.days();
 }
+
+/** Each response is one currency's, named by its request. */
+export const BCB: CentralBankAdapter = {
+  id: 'bcb',
+  requests: bcbRequests,
+  parse: (responses) => parseBcb(responses.map(({ url, body }) => ({ currency: currencyOfRequest(url), body }))),
+};

@@ -4,31 +4,16 @@
  * currencies and kept, for the merge to filter.
  */
 import type { XmlElement } from '../ecb-xml';
-import { type OfficialDay, PublisherFormatError } from './official-day';
+import { DayCollector, decimalText, decodeBody, isoCode, isoDay, readXml, show, unitsText } from './helpers';
 import {
-  DayCollector,
-  decimalText,
-  decodeBody,
-  isoCode,
-  isoDay,
-  type PublisherFacts,
-  readXml,
-  show,
-  unitsText,
-} from './parse-helpers';
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
-export const BNR_PUBLISHER: PublisherFacts = {
-  id: 'bnr',
-  name: 'Banca Națională a României',
-  country: 'RO',
-  rateKind: 'reference rate',
-  quoteCurrency: 'RON',
-  dataUrl: 'https://www.bnr.ro/en/561-exchange-rates',
-  termsUrl: null,
-  scheduleCronUtc: '*/30 11-13 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2005-01-03',
-};
+export const BNR_PUBLISHER = adapterFacts('bnr');
 
 export const BNR_BASE_URL = 'https://curs.bnr.ro';
 const NAME = BNR_PUBLISHER.name;
@@ -56,7 +41,7 @@ export function parseBnr(body: Uint8Array): OfficialDay[] {
   if (root.name !== 'DataSet') fail(`expected a DataSet root, found <${show(root.name)}>`);
   const data = only(root, 'Body', 'the DataSet');
   if (only(data, 'OrigCurrency', 'the Body').text.trim() !== 'RON') fail('OrigCurrency is not RON');
-  const collector = new DayCollector('bnr', NAME, 'RON');
+  const collector = new DayCollector(BNR_PUBLISHER);
   for (const cube of data.children) {
     if (cube.name === 'Subject' || cube.name === 'OrigCurrency') continue;
     if (cube.name !== 'Cube') fail(`unexpected <${show(cube.name)}> in the Body`);
@@ -69,8 +54,14 @@ export function parseBnr(body: Uint8Array): OfficialDay[] {
       const what = `${code} on ${date}`;
       const multiplier = rate.attributes.get('multiplier');
       const amount = multiplier === undefined ? '1' : unitsText(multiplier, NAME, what);
-      collector.add(date, code, { amount, price: decimalText(rate.text, NAME, what) });
+      collector.add(date, code, { amount, price: decimalText(NAME, rate.text, what) });
     }
   }
   return collector.finish();
 }
+
+export const BNR: CentralBankAdapter = {
+  id: 'bnr',
+  requests: bnrRequests,
+  parse: parseEach(parseBnr),
+};

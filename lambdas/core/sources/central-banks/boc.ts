@@ -3,31 +3,17 @@
  * `FX<code>CAD` is the CAD price of one unit (FXUSDCAD 1.3617: one US dollar costs 1.3617 CAD). Values are strings;
  * a series the bank no longer publishes is listed in seriesDetail but absent from the observations.
  */
-import { type OfficialDay, PublisherFormatError } from './official-day';
-import {
-  arrayOf,
-  DayCollector,
-  decimalText,
-  decodeBody,
-  field,
-  isObject,
-  isoDay,
-  type PublisherFacts,
-  readJson,
-} from './parse-helpers';
 
-export const BOC_PUBLISHER: PublisherFacts = {
-  id: 'boc',
-  name: 'Bank of Canada',
-  country: 'CA',
-  rateKind: 'indicative rate',
-  quoteCurrency: 'CAD',
-  dataUrl: 'https://www.bankofcanada.ca/rates/exchange/daily-exchange-rates/',
-  termsUrl: 'https://www.bankofcanada.ca/terms/',
-  scheduleCronUtc: '*/30 20-22 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2017-01-03',
-};
+import { arrayOf, DayCollector, decimalText, decodeBody, field, isObject, isoDay, readJson } from './helpers';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
+
+export const BOC_PUBLISHER = adapterFacts('boc');
 
 export const BOC_BASE_URL = 'https://www.bankofcanada.ca';
 const NAME = BOC_PUBLISHER.name;
@@ -43,7 +29,7 @@ export function parseBoc(body: Uint8Array): OfficialDay[] {
   const detail = field(root, 'seriesDetail', NAME, 'the body');
   if (!isObject(detail)) throw new PublisherFormatError(NAME, 'seriesDetail is not an object');
   const observations = arrayOf(field(root, 'observations', NAME, 'the body'), NAME, 'observations');
-  const collector = new DayCollector('boc', NAME, 'CAD');
+  const collector = new DayCollector(BOC_PUBLISHER);
   for (const [i, observation] of observations.entries()) {
     if (!isObject(observation)) throw new PublisherFormatError(NAME, `observation ${i} is not an object`);
     const date = isoDay(field(observation, 'd', NAME, `observation ${i}`), NAME, `observation ${i} date`);
@@ -59,8 +45,14 @@ export function parseBoc(body: Uint8Array): OfficialDay[] {
       if (typeof value !== 'string') throw new PublisherFormatError(NAME, `${series} on ${date} is not a string`);
       // Valet writes a missing observation as an empty value; the day keeps the series it has.
       if (value === '') continue;
-      collector.add(date, code, { amount: '1', price: decimalText(value, NAME, `${code} on ${date}`) });
+      collector.add(date, code, { amount: '1', price: decimalText(NAME, value, `${code} on ${date}`) });
     }
   }
   return collector.finish();
 }
+
+export const BOC: CentralBankAdapter = {
+  id: 'boc',
+  requests: bocRequests,
+  parse: parseEach(parseBoc),
+};

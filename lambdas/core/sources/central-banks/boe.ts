@@ -5,30 +5,16 @@
  * in GBP. Days without rates (UK holidays) are absent rows.
  */
 import { printableUpstream } from '../source-day';
+import { calendarDay, completeLines, csvFields, DayCollector, decimalText, decodeText } from './helpers';
 import {
-  calendarDay,
-  completeLines,
-  csvFields,
-  DayCollector,
-  decimalText,
-  decodeText,
-  type PublisherFacts,
-} from './csv-helpers';
-import { type OfficialDay, PublisherFormatError } from './official-day';
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
-export const BOE_PUBLISHER: PublisherFacts = {
-  id: 'boe',
-  name: 'Bank of England',
-  country: 'GB',
-  rateKind: 'spot rate',
-  quoteKind: 'mid',
-  quoteCurrency: 'GBP',
-  dataUrl: 'https://www.bankofengland.co.uk/boeapps/database/Rates.asp?into=GBP',
-  termsUrl: 'https://www.bankofengland.co.uk/legal',
-  scheduleCronUtc: '*/30 16-18 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2000-01-04',
-};
+export const BOE_PUBLISHER = adapterFacts('boe');
 
 export const BOE_BASE_URL = 'https://www.bankofengland.co.uk';
 const NAME = BOE_PUBLISHER.name;
@@ -112,3 +98,9 @@ export function parseBoe(body: Uint8Array): OfficialDay[] {
   }
   return collector.days();
 }
+
+export const BOE: CentralBankAdapter = {
+  id: 'boe',
+  requests: boeRequests,
+  parse: parseEach(parseBoe),
+};

@@ -4,30 +4,16 @@
  * yen per 100, the Lebanese pound per 10). Columns are found by name, so their order may change.
  */
 import { printableUpstream } from '../source-day';
+import { calendarDay, completeLines, csvFields, DayCollector, decimalText, decodeText } from './helpers';
 import {
-  calendarDay,
-  completeLines,
-  csvFields,
-  DayCollector,
-  decimalText,
-  decodeText,
-  type PublisherFacts,
-} from './csv-helpers';
-import { type OfficialDay, PublisherFormatError } from './official-day';
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
-export const BOI_PUBLISHER: PublisherFacts = {
-  id: 'boi',
-  name: 'Bank of Israel',
-  country: 'IL',
-  rateKind: 'representative rate',
-  quoteKind: 'mid',
-  quoteCurrency: 'ILS',
-  dataUrl: 'https://www.boi.org.il/en/economic-roles/statistics/foreign-exchange-market/exchange-rates/',
-  termsUrl: 'https://www.boi.org.il/en/terms-of-use',
-  scheduleCronUtc: '*/30 12-14 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2000-01-01',
-};
+export const BOI_PUBLISHER = adapterFacts('boi');
 
 export const BOI_BASE_URL = 'https://edge.boi.gov.il';
 const NAME = BOI_PUBLISHER.name;
@@ -98,3 +84,9 @@ export function parseBoi(body: Uint8Array): OfficialDay[] {
   }
   return collector.days();
 }
+
+export const BOI: CentralBankAdapter = {
+  id: 'boi',
+  requests: boiRequests,
+  parse: parseEach(parseBoi),
+};

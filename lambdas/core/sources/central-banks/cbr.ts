@@ -10,7 +10,6 @@
 
 import { addDays } from '../../domain/dates';
 import type { XmlElement } from '../ecb-xml';
-import { type OfficialDay, PublisherFormatError } from './official-day';
 import {
   childText,
   DayCollector,
@@ -20,24 +19,19 @@ import {
   dmySlashes,
   isExactProduct,
   isoCode,
-  type PublisherFacts,
   readXml,
   show,
   unitsText,
-} from './parse-helpers';
+} from './helpers';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
-export const CBR_PUBLISHER: PublisherFacts = {
-  id: 'cbr',
-  name: 'Central Bank of Russia',
-  country: 'RU',
-  rateKind: 'official rate',
-  quoteCurrency: 'RUB',
-  dataUrl: 'https://www.cbr.ru/eng/currency_base/daily/',
-  termsUrl: 'https://www.cbr.ru/eng/user_agreement/',
-  scheduleCronUtc: '*/30 9-11 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '1999-01-04',
-};
+export const CBR_PUBLISHER = adapterFacts('cbr');
 
 export const CBR_BASE_URL = 'https://www.cbr.ru';
 const NAME = CBR_PUBLISHER.name;
@@ -92,8 +86,8 @@ function plainDecimal(raw: string): string {
 /** Nominal and Value of a Valute or Record, checked against VunitRate. */
 function quoteOf(element: XmlElement, what: string) {
   const amount = unitsText(childText(element, 'Nominal', NAME, what), NAME, what);
-  const price = decimalText(childText(element, 'Value', NAME, what), NAME, what);
-  const perUnit = decimalText(plainDecimal(childText(element, 'VunitRate', NAME, what)), NAME, what);
+  const price = decimalText(NAME, childText(element, 'Value', NAME, what), what, true);
+  const perUnit = decimalText(NAME, plainDecimal(childText(element, 'VunitRate', NAME, what)), what, true);
   if (!isExactProduct(amount, perUnit, price)) fail(`${what}: Value ${price} is not ${amount} × VunitRate ${perUnit}`);
   return { amount, price };
 }
@@ -117,7 +111,7 @@ function readDaily(body: Uint8Array): {
 /** One daily table: one day. */
 export function parseCbrDaily(body: Uint8Array): OfficialDay[] {
   const { date, valutes } = readDaily(body);
-  const collector = new DayCollector('cbr', NAME, 'RUB');
+  const collector = new DayCollector(CBR_PUBLISHER);
   collector.day(date);
   for (const { code, element } of valutes) collector.add(date, code, quoteOf(element, `${code} on ${date}`));
   return collector.finish();
@@ -135,7 +129,7 @@ export function cbrCodesById(dailyBody: Uint8Array): Map<string, string> {
 
 /** Per-currency series, merged into days; an ID the map does not know makes the body invalid. */
 export function parseCbrSeries(bodies: readonly Uint8Array[], codesById: ReadonlyMap<string, string>): OfficialDay[] {
-  const collector = new DayCollector('cbr', NAME, 'RUB');
+  const collector = new DayCollector(CBR_PUBLISHER);
   for (const body of bodies) {
     const root = readCbrXml(body, 'ValCurs');
     const id = root.attributes.get('ID') ?? '';
@@ -149,3 +143,29 @@ export function parseCbrSeries(bodies: readonly Uint8Array[], codesById: Readonl
   }
   return collector.finish(undefined, true);
 }
+
+const isSeries = (url: string): boolean => url.includes('/XML_dynamic.asp');
+
+/**
+ * Upstream: one daily table per calendar day (`date_req`), a weekend answering with the table in force, so a day
+ * repeated by a later answer is kept once. Per-currency series (the bundled recordings) are read too: their IDs
+ * are named by the daily table among the same answers.
+ */
+export const CBR: CentralBankAdapter = {
+  id: 'cbr',
+  requests: cbrRequests,
+  reads: (url) => url.includes('/XML_daily.asp') || isSeries(url),
+  parse(responses) {
+    const daily = responses.filter((r) => !isSeries(r.url));
+    const series = responses.filter((r) => isSeries(r.url));
+    const days = parseEach(parseCbrDaily)(daily);
+    if (series.length === 0) return days;
+    const first = daily[0] ?? fail('series need a daily table to name their currencies');
+    const known = new Set(days.map((d) => d.date));
+    const fromSeries = parseCbrSeries(
+      series.map((r) => r.body),
+      cbrCodesById(first.body),
+    ).filter((d) => !known.has(d.date));
+    return [...days, ...fromSeries].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  },
+};

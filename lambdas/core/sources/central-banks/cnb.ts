@@ -2,7 +2,7 @@
  * Czech National Bank: the daily fixing in CZK, one JSON body per calendar year. Each record prices `amount`
  * units (1, 100 or 1000) of a currency on its `validFor` day.
  */
-import type { OfficialDay } from './official-day';
+
 import {
   arrayOf,
   DayCollector,
@@ -12,23 +12,12 @@ import {
   isoCode,
   isoDay,
   numberText,
-  type PublisherFacts,
   readJson,
   unitsText,
-} from './parse-helpers';
+} from './helpers';
+import { adapterFacts, type CentralBankAdapter, type OfficialDay, parseEach } from './official-day';
 
-export const CNB_PUBLISHER: PublisherFacts = {
-  id: 'cnb',
-  name: 'Czech National Bank',
-  country: 'CZ',
-  rateKind: 'exchange rate fixing',
-  quoteCurrency: 'CZK',
-  dataUrl: 'https://api.cnb.cz/cnbapi/swagger-ui.html',
-  termsUrl: 'https://www.cnb.cz/en/footer/general-terms-and-conditions/',
-  scheduleCronUtc: '*/30 13-15 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '1991-01-01',
-};
+export const CNB_PUBLISHER = adapterFacts('cnb');
 
 export const CNB_BASE_URL = 'https://api.cnb.cz';
 const NAME = CNB_PUBLISHER.name;
@@ -45,15 +34,21 @@ export function cnbRequests(from: string, to: string, base = CNB_BASE_URL): stri
 export function parseCnb(body: Uint8Array): OfficialDay[] {
   const root = readJson(decodeBody(body, NAME), NAME);
   const records = arrayOf(field(root, 'rates', NAME, 'the body'), NAME, 'rates');
-  const collector = new DayCollector('cnb', NAME, 'CZK');
+  const collector = new DayCollector(CNB_PUBLISHER);
   for (const [i, record] of records.entries()) {
     const where = `record ${i}`;
     const date = isoDay(field(record, 'validFor', NAME, where), NAME, `${where} validFor`);
     const code = isoCode(field(record, 'currencyCode', NAME, where), NAME, `${where} on ${date}`);
     const what = `${code} on ${date}`;
     const amount = unitsText(numberText(field(record, 'amount', NAME, what), NAME, `amount of ${what}`), NAME, what);
-    const price = decimalText(numberText(field(record, 'rate', NAME, what), NAME, `rate of ${what}`), NAME, what);
+    const price = decimalText(NAME, numberText(field(record, 'rate', NAME, what), NAME, `rate of ${what}`), what);
     collector.add(date, code, { amount, price });
   }
   return collector.finish();
 }
+
+export const CNB: CentralBankAdapter = {
+  id: 'cnb',
+  requests: cnbRequests,
+  parse: parseEach(parseCnb),
+};

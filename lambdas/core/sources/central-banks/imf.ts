@@ -7,22 +7,16 @@
  * in SDR (quote currency XDR), the dollar among them.
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, DayCollector, decimalText, decodeText, type PublisherFacts } from './csv-helpers';
-import { type OfficialDay, PublisherFormatError } from './official-day';
+import { calendarDay, DayCollector, decimalText, decodeText } from './helpers';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
-export const IMF_PUBLISHER: PublisherFacts = {
-  id: 'imf',
-  name: 'International Monetary Fund',
-  country: null,
-  rateKind: 'representative rate',
-  quoteKind: 'mid',
-  quoteCurrency: 'USD',
-  dataUrl: 'https://www.imf.org/external/np/fin/ert/GUI/Pages/CountryDataBase.aspx',
-  termsUrl: 'https://www.imf.org/en/about/copyright-and-terms',
-  scheduleCronUtc: '*/30 18-20 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2003-04-01',
-};
+export const IMF_PUBLISHER = adapterFacts('imf');
 
 export const IMF_BASE_URL = 'https://www.imf.org';
 const NAME = IMF_PUBLISHER.name;
@@ -188,3 +182,9 @@ export function parseImf(body: Uint8Array): OfficialDay[] {
   if (row >= lines.length) throw new PublisherFormatError(NAME, 'the report ends before its notes (truncated?)');
   return collector.days();
 }
+
+export const IMF: CentralBankAdapter = {
+  id: 'imf',
+  requests: imfRequests,
+  parse: parseEach(parseImf),
+};

@@ -3,7 +3,7 @@
  * table B (about 115 others) once a week, on Wednesdays. Each JSON body is a list of tables of one kind; the
  * separate gold-price series is not a currency rate and is never fetched.
  */
-import { type OfficialDay, PublisherFormatError } from './official-day';
+
 import {
   arrayOf,
   DayCollector,
@@ -13,23 +13,18 @@ import {
   isoCode,
   isoDay,
   numberText,
-  type PublisherFacts,
   readJson,
   spans,
-} from './parse-helpers';
+} from './helpers';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
-export const NBP_PUBLISHER: PublisherFacts = {
-  id: 'nbp',
-  name: 'Narodowy Bank Polski',
-  country: 'PL',
-  rateKind: 'average rate',
-  quoteCurrency: 'PLN',
-  dataUrl: 'https://nbp.pl/en/statistic-and-financial-reporting/rates/',
-  termsUrl: null,
-  scheduleCronUtc: '*/30 11-13 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2002-01-02',
-};
+export const NBP_PUBLISHER = adapterFacts('nbp');
 
 export const NBP_BASE_URL = 'https://api.nbp.pl';
 /** The API refuses a range longer than 93 days. */
@@ -46,7 +41,7 @@ export function nbpRequests(from: string, to: string, base = NBP_BASE_URL): stri
 /** Parses one table-A or table-B body; B days come out with cadence `weekly`. */
 export function parseNbp(body: Uint8Array): OfficialDay[] {
   const tables = arrayOf(readJson(decodeBody(body, NAME), NAME), NAME, 'the body');
-  const collector = new DayCollector('nbp', NAME, 'PLN');
+  const collector = new DayCollector(NBP_PUBLISHER);
   let kind: string | undefined;
   for (const [i, table] of tables.entries()) {
     const letter = field(table, 'table', NAME, `table ${i}`);
@@ -66,8 +61,17 @@ export function parseNbp(body: Uint8Array): OfficialDay[] {
     for (const [j, rate] of arrayOf(field(table, 'rates', NAME, date), NAME, `rates of ${date}`).entries()) {
       const code = isoCode(field(rate, 'code', NAME, `rate ${j} of ${date}`), NAME, date);
       const mid = numberText(field(rate, 'mid', NAME, `${code} on ${date}`), NAME, `mid of ${code} on ${date}`);
-      collector.add(date, code, { amount: '1', price: decimalText(mid, NAME, `${code} on ${date}`) });
+      collector.add(date, code, { amount: '1', price: decimalText(NAME, mid, `${code} on ${date}`) });
     }
   }
   return collector.finish(() => (kind === 'B' ? 'weekly' : 'daily'));
 }
+
+export const NBP: CentralBankAdapter = {
+  id: 'nbp',
+  requests: nbpRequests,
+  // A span without any table (a weekend, or a week without table B) answers 404.
+  emptyStatuses: [404],
+  reads: (url) => url.includes('/api/exchangerates/tables/'),
+  parse: parseEach(parseNbp),
+};

@@ -3,7 +3,7 @@
  * business day's rates). Each record gives `rate`, the price of `units` units, and `rate_per_unit` = rate / units;
  * the quote keeps `rate` for `units`, and the per-unit figure must agree exactly or the record is refused.
  */
-import { type OfficialDay, PublisherFormatError } from './official-day';
+
 import {
   arrayOf,
   DayCollector,
@@ -14,24 +14,19 @@ import {
   isExactProduct,
   isoCode,
   numberText,
-  type PublisherFacts,
   readJson,
   spans,
   unitsText,
-} from './parse-helpers';
+} from './helpers';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
-export const NBU_PUBLISHER: PublisherFacts = {
-  id: 'nbu',
-  name: 'Natsionalnyi Bank Ukrainy',
-  country: 'UA',
-  rateKind: 'official rate',
-  quoteCurrency: 'UAH',
-  dataUrl: 'https://bank.gov.ua/en/markets/exchangerates',
-  termsUrl: 'https://bank.gov.ua/en/useterms',
-  scheduleCronUtc: '*/30 10-12 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '1999-01-04',
-};
+export const NBU_PUBLISHER = adapterFacts('nbu');
 
 export const NBU_BASE_URL = 'https://bank.gov.ua';
 /** About 45 currencies a day at ~215 bytes each: a month keeps a body near 300 kB. */
@@ -49,16 +44,16 @@ export function nbuRequests(from: string, to: string, base = NBU_BASE_URL): stri
 
 export function parseNbu(body: Uint8Array): OfficialDay[] {
   const records = arrayOf(readJson(decodeBody(body, NAME), NAME), NAME, 'the body');
-  const collector = new DayCollector('nbu', NAME, 'UAH');
+  const collector = new DayCollector(NBU_PUBLISHER);
   for (const [i, record] of records.entries()) {
     const where = `record ${i}`;
     const date = dmyDay(field(record, 'exchangedate', NAME, where), NAME, `${where} exchangedate`);
     const code = isoCode(field(record, 'cc', NAME, where), NAME, `${where} on ${date}`);
     const what = `${code} on ${date}`;
-    const price = decimalText(numberText(field(record, 'rate', NAME, what), NAME, `rate of ${what}`), NAME, what);
+    const price = decimalText(NAME, numberText(field(record, 'rate', NAME, what), NAME, `rate of ${what}`), what);
     const units = unitsText(numberText(field(record, 'units', NAME, what), NAME, `units of ${what}`), NAME, what);
     const perUnitText = numberText(field(record, 'rate_per_unit', NAME, what), NAME, `rate_per_unit of ${what}`);
-    const perUnit = decimalText(perUnitText, NAME, what);
+    const perUnit = decimalText(NAME, perUnitText, what);
     if (!isExactProduct(units, perUnit, price)) {
       throw new PublisherFormatError(NAME, `${what}: rate ${price} is not units ${units} × rate_per_unit ${perUnit}`);
     }
@@ -66,3 +61,9 @@ export function parseNbu(body: Uint8Array): OfficialDay[] {
   }
   return collector.finish();
 }
+
+export const NBU: CentralBankAdapter = {
+  id: 'nbu',
+  requests: nbuRequests,
+  parse: parseEach(parseNbu),
+};

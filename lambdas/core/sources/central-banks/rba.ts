@@ -6,31 +6,16 @@
  * and is dropped; the SDR column is quoted as a currency per A$1 and is kept as XDR.
  */
 import { printableUpstream } from '../source-day';
+import { calendarDay, completeLines, csvFields, DayCollector, decimalText, decodeText } from './helpers';
 import {
-  calendarDay,
-  completeLines,
-  csvFields,
-  DayCollector,
-  decimalText,
-  decodeText,
-  type PublisherFacts,
-} from './csv-helpers';
-import { type OfficialDay, PublisherFormatError } from './official-day';
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
-export const RBA_PUBLISHER: PublisherFacts = {
-  id: 'rba',
-  name: 'Reserve Bank of Australia',
-  country: 'AU',
-  // source.json leaves the kind open; the table's `Type` row says `Indicative` for every series.
-  rateKind: 'indicative rate',
-  quoteKind: 'mid',
-  quoteCurrency: 'AUD',
-  dataUrl: 'https://www.rba.gov.au/statistics/frequency/exchange-rates.html',
-  termsUrl: 'https://www.rba.gov.au/copyright/',
-  scheduleCronUtc: '*/30 5-7 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '2023-01-03',
-};
+export const RBA_PUBLISHER = adapterFacts('rba');
 
 export const RBA_BASE_URL = 'https://www.rba.gov.au';
 const NAME = RBA_PUBLISHER.name;
@@ -123,3 +108,9 @@ export function parseRba(body: Uint8Array): OfficialDay[] {
   }
   return collector.days();
 }
+
+export const RBA: CentralBankAdapter = {
+  id: 'rba',
+  requests: rbaRequests,
+  parse: parseEach(parseRba),
+};

@@ -4,23 +4,16 @@
  * unit (per 100 for the yen). Weekends and holidays come as days whose every series is null.
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, DayCollector, decimalText, decodeText, midpoint, type PublisherFacts } from './csv-helpers';
-import { type OfficialDay, PublisherFormatError } from './official-day';
+import { calendarDay, DayCollector, decimalText, decodeText, midpoint } from './helpers';
+import {
+  adapterFacts,
+  type CentralBankAdapter,
+  type OfficialDay,
+  PublisherFormatError,
+  parseEach,
+} from './official-day';
 
-export const TCMB_PUBLISHER: PublisherFacts = {
-  id: 'tcmb',
-  name: 'Türkiye Cumhuriyet Merkez Bankası',
-  country: 'TR',
-  rateKind: 'indicative rate',
-  // The mid of TCMB's buying and selling rates, computed here: TCMB publishes no mid.
-  quoteKind: 'mid',
-  quoteCurrency: 'TRY',
-  dataUrl: 'https://evds2.tcmb.gov.tr/',
-  termsUrl: 'https://www.tcmb.gov.tr/wps/wcm/connect/EN/TCMB+EN/Bottom+Menu/Other/Disclaimer',
-  scheduleCronUtc: '*/30 12-14 * * 1-5',
-  cadence: 'daily',
-  coverageStart: '1996-04-16',
-};
+export const TCMB_PUBLISHER = adapterFacts('tcmb');
 
 export const TCMB_BASE_URL = 'https://evds3.tcmb.gov.tr';
 const NAME = TCMB_PUBLISHER.name;
@@ -131,3 +124,9 @@ export function parseTcmb(body: Uint8Array): OfficialDay[] {
   }
   return collector.days();
 }
+
+export const TCMB: CentralBankAdapter = {
+  id: 'tcmb',
+  requests: tcmbRequests,
+  parse: parseEach(parseTcmb),
+};

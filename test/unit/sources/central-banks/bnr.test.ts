@@ -51,14 +51,14 @@ describe('parseBnr on damaged bodies', () => {
   it('refuses a Rate without its currency', () =>
     expect(fail(damaged(body, '<Rate currency="USD">4.3430', '<Rate>4.3430'))).toMatch(/not an ISO code/));
   it('refuses a currency twice in one day', () =>
-    expect(fail(damaged(body, MARCH_2, MARCH_2.replace('AED', 'AUD')))).toMatch(/AUD appears twice on 2026-03-02/));
+    expect(fail(damaged(body, MARCH_2, MARCH_2.replace('AED', 'AUD')))).toMatch(/AUD is quoted twice on 2026-03-02/));
   it('refuses the same day twice', () =>
     expect(fail(damaged(body, '<Cube date="2026-03-03">', '<Cube date="2026-03-02">'))).toMatch(
       /2026-03-02 appears twice/,
     ));
   it('refuses a day without rates', () =>
     expect(fail(damaged(body, /<Cube date="2026-03-02">.*?<\/Cube>/, '<Cube date="2026-03-02"></Cube>'))).toMatch(
-      /2026-03-02 has no rates/,
+      /2026-03-02 has no quotes/,
     ));
   it('refuses a wrong root and another base currency', () => {
     expect(fail(damaged(body, /DataSet/g, 'Envelope'))).toMatch(/expected a DataSet root/);

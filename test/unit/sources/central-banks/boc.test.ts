@@ -51,7 +51,7 @@ describe('parseBoc on damaged bodies', () => {
   it('refuses the same day twice and a day without any value', () => {
     expect(fail(damaged(body, '"d": "2026-03-13"', '"d": "2026-03-12"'))).toMatch(/2026-03-12 appears twice/);
     expect(fail(new TextEncoder().encode('{"seriesDetail":{},"observations":[{"d":"2026-03-12"}]}'))).toMatch(
-      /2026-03-12 has no rates/,
+      /2026-03-12 has no quotes/,
     );
   });
   it('refuses a body without observations', () =>

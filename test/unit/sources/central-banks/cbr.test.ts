@@ -87,12 +87,12 @@ describe('CBR parsers on damaged bodies', () => {
     expect(failSeries(damaged(usdSeries, 'Date="04.03.2026"', 'Date="2026-03-04"'))).toMatch(/not a calendar day/);
   });
   it('refuses a currency twice in one day', () => {
-    expect(failDaily(damaged(daily, '<CharCode>EUR', '<CharCode>USD'))).toMatch(/USD appears twice on 2026-04-25/);
-    expect(publisherError(NAME, () => parseCbrSeries([usdSeries, usdSeries], codes))).toMatch(/USD appears twice/);
+    expect(failDaily(damaged(daily, '<CharCode>EUR', '<CharCode>USD'))).toMatch(/USD is quoted twice on 2026-04-25/);
+    expect(publisherError(NAME, () => parseCbrSeries([usdSeries, usdSeries], codes))).toMatch(/USD is quoted twice/);
   });
   it('refuses a code that is not ISO-looking and a table without currencies', () => {
     expect(failDaily(damaged(daily, '<CharCode>USD', '<CharCode>US'))).toMatch(/not an ISO code/);
-    expect(failDaily(damaged(daily, /<Valute.*<\/Valute>/, ''))).toMatch(/2026-04-25 has no rates/);
+    expect(failDaily(damaged(daily, /<Valute.*<\/Valute>/, ''))).toMatch(/2026-04-25 has no quotes/);
   });
   it('refuses a series of an unknown ID or with a stray record', () => {
     expect(failSeries(damaged(usdSeries, '<ValCurs ID="R01235"', '<ValCurs ID="R99999"'))).toMatch(/unknown currency/);

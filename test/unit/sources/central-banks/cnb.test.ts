@@ -43,7 +43,7 @@ describe('parseCnb on damaged bodies', () => {
   it('refuses a bad date', () =>
     expect(fail(damaged(body, USD, USD.replace('2026-03-02', '2026-13-02')))).toMatch(/not a calendar day/));
   it('refuses a currency twice in one day', () =>
-    expect(fail(damaged(body, USD, USD.replace('USD', 'EUR')))).toMatch(/EUR appears twice on 2026-03-02/));
+    expect(fail(damaged(body, USD, USD.replace('USD', 'EUR')))).toMatch(/EUR is quoted twice on 2026-03-02/));
   it('refuses a body without rates, a wrong root and a single-byte code page', () => {
     expect(fail(new TextEncoder().encode('{"rates":[]}'))).toMatch(/no days/);
     expect(fail(new TextEncoder().encode('[{"rates":[]}]'))).toMatch(/the body is not an object/);

@@ -1,10 +1,10 @@
 import { NBP_PUBLISHER, nbpRequests, parseNbp } from '../../../../lambdas/core/sources/central-banks/nbp';
+import { expectRecordedFacts } from './facts';
 import {
   damaged,
   HTML_ERROR_PAGE,
   publisherError,
   recordedBody,
-  recordedFacts,
   recordedFiles,
   singleByte,
   truncated,
@@ -65,12 +65,12 @@ describe('parseNbp on damaged bodies', () => {
   it('refuses an impossible date', () =>
     expect(fail(damaged(tableA, '2026-03-03', '2026-02-30'))).toMatch(/not a calendar day/));
   it('refuses a currency twice in one table', () =>
-    expect(fail(damaged(tableA, '"code":"AUD"', '"code":"USD"'))).toMatch(/USD appears twice on 2026-03-02/));
+    expect(fail(damaged(tableA, '"code":"AUD"', '"code":"USD"'))).toMatch(/USD is quoted twice on 2026-03-02/));
   it('refuses a code that is not ISO-looking', () =>
     expect(fail(damaged(tableA, '"code":"AUD"', '"code":"aud"'))).toMatch(/not an ISO code/));
   it('refuses a table without rates', () =>
     expect(fail(new TextEncoder().encode('[{"table":"A","no":"1","effectiveDate":"2026-03-02","rates":[]}]'))).toMatch(
-      /2026-03-02 has no rates/,
+      /2026-03-02 has no quotes/,
     ));
   it('refuses table C (buying and selling) and an empty list', () => {
     expect(fail(damaged(tableA, '"table":"A"', '"table":"C"'))).toMatch(/not A or B/);
@@ -95,17 +95,5 @@ describe('NBP requests and facts', () => {
     ]);
   });
 
-  it('states the facts the publisher states', () => {
-    const facts = recordedFacts('nbp');
-    expect(NBP_PUBLISHER).toMatchObject({
-      name: facts.name,
-      country: facts.country_code,
-      rateKind: facts.rate_type,
-      quoteCurrency: facts.pivot_currency,
-      dataUrl: facts.data_url,
-      termsUrl: facts.terms_url,
-      scheduleCronUtc: facts.publish_schedule_cron_utc,
-      coverageStart: facts.coverage_start,
-    });
-  });
+  it('states the facts the publisher states', () => expectRecordedFacts(NBP_PUBLISHER));
 });

@@ -1,4 +1,4 @@
-import { midpoint } from '../../../../lambdas/core/sources/central-banks/csv-helpers';
+import { midpoint } from '../../../../lambdas/core/sources/central-banks/helpers';
 import { parseTcmb, TCMB_PUBLISHER, tcmbRequests } from '../../../../lambdas/core/sources/central-banks/tcmb';
 import { bytes, expectFactsMatch, publisherError, recorded } from './recorded';
 

@@ -1,30 +1,16 @@
 /**
- * Strict building blocks the central-bank parsers share: decoding, a JSON reader that keeps numbers as the text the
- * publisher wrote (JSON.parse would turn 2.6410 into 2.641), decimal-text validation, and a collector that builds
- * whole days and refuses duplicates. Every failure is a PublisherFormatError naming the publisher.
+ * Strict building blocks every central-bank parser shares: decoding, a JSON reader that keeps numbers as the text
+ * the publisher wrote (JSON.parse would turn 2.6410 into 2.641), decimal-text validation, CSV lines, exact
+ * midpoints, and a collector that builds whole days and refuses duplicates. Every failure is a
+ * PublisherFormatError naming the publisher.
  */
 import { addDays, isValidDay } from '../../domain/dates';
 import { parseXmlDocument, type XmlElement } from '../ecb-xml';
 import { SourceFormatError } from '../errors';
+import { decodeUtf8 } from '../http';
 import { printableUpstream } from '../source-day';
-import type { CentralBankId, OfficialDay, OfficialQuote } from './official-day';
+import type { AdapterFacts, OfficialDay, OfficialQuote } from './official-day';
 import { PublisherFormatError } from './official-day';
-
-/** What the API and the docs show about a publisher; all from its own pages. */
-export interface PublisherFacts {
-  id: CentralBankId;
-  name: string;
-  /** ISO 3166 alpha-2. */
-  country: string;
-  rateKind: string;
-  quoteCurrency: string;
-  dataUrl: string;
-  termsUrl: string | null;
-  /** When it publishes, as a UTC cron line (minute hour day month weekday). */
-  scheduleCronUtc: string;
-  cadence: 'daily' | 'weekly';
-  coverageStart: string;
-}
 
 /** Splits `from..to` into consecutive spans of at most `maxDays` days, for publishers that cap a request. */
 export function spans(from: string, to: string, maxDays: number): Array<[string, string]> {
@@ -53,11 +39,12 @@ export function decodeBody(body: Uint8Array, publisher: string, encoding: 'utf-8
 }
 
 /**
- * A published rate as plain decimal text: a decimal comma becomes a dot, a leading '+' goes, every digit stays.
- * Zero, signs, exponents and anything else are refused.
+ * A published positive rate as plain decimal text with every digit kept ('0.70570' stays '0.70570'), a decimal
+ * comma turned into a dot where the publisher writes one. Signs, exponents, grouping, leading zeros and zero
+ * itself are refused.
  */
-export function decimalText(raw: string, publisher: string, what: string): string {
-  const text = raw.trim().replace(/^\+/, '').replace(',', '.');
+export function decimalText(publisher: string, raw: string, what: string, decimalComma = false): string {
+  const text = decimalComma ? raw.replace(',', '.') : raw;
   if (!DECIMAL.test(text) || !/[1-9]/.test(text)) {
     throw new PublisherFormatError(publisher, `${what}: '${show(raw)}' is not a positive decimal`);
   }
@@ -109,45 +96,151 @@ export function isExactProduct(a: string, b: string, c: string): boolean {
   return product === scaled(c, digits);
 }
 
-/** Collects quotes per day; a currency twice in a day or a day without quotes makes the whole body invalid. */
+/**
+ * Collects quotes per day. A currency quoted twice on one day, or quoted against the publisher's own currency, is a
+ * damaged body; so is a day opened but left without quotes (every cell empty), unless the parser skips such days
+ * (holidays) itself.
+ */
 export class DayCollector {
-  private readonly days = new Map<string, Record<string, OfficialQuote>>();
+  private readonly byDate = new Map<string, Record<string, OfficialQuote>>();
 
   constructor(
-    private readonly publisher: CentralBankId,
-    private readonly name: string,
-    private readonly quoteCurrency: string,
+    private readonly facts: AdapterFacts,
+    private readonly quoteCurrency: string = facts.quoteCurrency,
   ) {}
 
-  has(date: string): boolean {
-    return this.days.has(date);
+  /** Opens a day with no quotes yet, so a day whose quotes are all missing can be told apart from one never seen. */
+  open(date: string): void {
+    this.day(date);
   }
 
+  has(date: string): boolean {
+    return this.byDate.has(date);
+  }
+
+  /** The quotes of `date`, opening the day. */
   day(date: string): Record<string, OfficialQuote> {
-    let quotes = this.days.get(date);
+    let quotes = this.byDate.get(date);
     if (!quotes) {
       quotes = {};
-      this.days.set(date, quotes);
+      this.byDate.set(date, quotes);
     }
     return quotes;
   }
 
   add(date: string, code: string, quote: OfficialQuote): void {
+    const name = this.facts.name;
+    if (!ISO_CODE.test(code)) throw new PublisherFormatError(name, `'${show(code)}' is not a currency code`);
+    if (code === this.quoteCurrency)
+      throw new PublisherFormatError(name, `${code} is quoted against itself on ${date}`);
     const quotes = this.day(date);
-    if (code === this.quoteCurrency) throw new PublisherFormatError(this.name, `${date} quotes its own currency`);
-    if (quotes[code]) throw new PublisherFormatError(this.name, `${code} appears twice on ${date}`);
+    if (quotes[code]) throw new PublisherFormatError(name, `${code} is quoted twice on ${date}`);
     quotes[code] = quote;
   }
 
-  /** `allowNone` for feeds where a range without any rate (a holiday week) is a normal answer. */
-  finish(cadenceOf: (date: string) => 'daily' | 'weekly' = () => 'daily', allowNone = false): OfficialDay[] {
-    if (this.days.size === 0 && !allowNone) throw new PublisherFormatError(this.name, 'the body holds no days');
-    return [...this.days.entries()]
+  /**
+   * The days oldest first, each with its cadence (the publisher's by default). A body with no day at all is
+   * refused unless `allowNone` (a feed where a span without any rate, a holiday week, is a normal answer).
+   */
+  finish(cadenceOf: (date: string) => 'daily' | 'weekly' = () => this.facts.cadence, allowNone = false): OfficialDay[] {
+    if (this.byDate.size === 0 && !allowNone) throw new PublisherFormatError(this.facts.name, 'the body holds no days');
+    return [...this.byDate.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([date, quotes]) => {
-        if (Object.keys(quotes).length === 0) throw new PublisherFormatError(this.name, `${date} has no rates`);
-        return { publisher: this.publisher, date, quoteCurrency: this.quoteCurrency, cadence: cadenceOf(date), quotes };
+        if (Object.keys(quotes).length === 0) {
+          throw new PublisherFormatError(this.facts.name, `the day ${date} has no quotes`);
+        }
+        return { publisher: this.facts.id, date, quoteCurrency: this.quoteCurrency, cadence: cadenceOf(date), quotes };
       });
+  }
+
+  /** The days oldest first, none at all being a normal answer (a span of holidays). */
+  days(): OfficialDay[] {
+    return this.finish(undefined, true);
+  }
+}
+
+/** UTF-8 text without its byte-order mark; HTML (an error or login page served with status 200) is refused. */
+export function decodeText(publisher: string, body: Uint8Array): string {
+  const decoded = decodeUtf8(body);
+  if (decoded === undefined) throw new PublisherFormatError(publisher, 'the body is not UTF-8 text');
+  const text = decoded.startsWith('\ufeff') ? decoded.slice(1) : decoded;
+  if (/^\s*</.test(text)) throw new PublisherFormatError(publisher, 'the body is HTML or XML, not the data');
+  if (text.trim() === '') throw new PublisherFormatError(publisher, 'the body is empty');
+  return text;
+}
+
+/**
+ * The lines of a text body, trailing blank lines dropped. The body must end with a line break: a body cut inside
+ * its last line could otherwise pass with a shortened last number.
+ */
+export function completeLines(publisher: string, text: string): string[] {
+  if (!text.endsWith('\n')) throw new PublisherFormatError(publisher, 'the body ends inside a line (truncated?)');
+  const lines = text.split(/\r?\n/);
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * The exact mean of two decimal texts: scaled to integers, summed, and halved with one more decimal place when the
+ * sum is odd, so the result is exact (halving a terminating decimal always terminates).
+ */
+export function midpoint(a: string, b: string): string {
+  const scale = Math.max(fractionDigits(a), fractionDigits(b));
+  let sum = scaled(a, scale) + scaled(b, scale);
+  let digits = scale;
+  if (sum % 2n === 1n) {
+    sum *= 10n;
+    digits += 1;
+  }
+  const half = (sum / 2n).toString().padStart(digits + 1, '0');
+  return digits === 0 ? half : `${half.slice(0, -digits)}.${half.slice(-digits)}`;
+}
+
+const fractionDigits = (text: string): number => text.split('.')[1]?.length ?? 0;
+
+function scaled(text: string, scale: number): bigint {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return BigInt(whole + fraction.padEnd(scale, '0'));
+}
+
+/** `YYYY-MM-DD` from its parts, or a format error when that is no calendar day. */
+export function calendarDay(publisher: string, year: string, month: string, day: string, raw: string): string {
+  const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+  if (!isValidDay(iso)) throw new PublisherFormatError(publisher, `'${show(raw)}' is not a day`);
+  return iso;
+}
+
+/** One CSV line split into fields; double-quoted fields may hold commas and doubled quotes. */
+export function csvFields(publisher: string, line: string): string[] {
+  if (!line.includes('"')) return line.split(',');
+  const fields: string[] = [];
+  let at = 0;
+  for (;;) {
+    if (line[at] === '"') {
+      let value = '';
+      let i = at + 1;
+      for (;;) {
+        const close = line.indexOf('"', i);
+        if (close === -1) throw new PublisherFormatError(publisher, 'a quoted CSV field is not closed');
+        value += line.slice(i, close);
+        if (line[close + 1] !== '"') {
+          at = close + 1;
+          break;
+        }
+        value += '"';
+        i = close + 2;
+      }
+      fields.push(value);
+      if (at === line.length) return fields;
+      if (line[at] !== ',') throw new PublisherFormatError(publisher, 'text after a quoted CSV field');
+      at += 1;
+    } else {
+      const comma = line.indexOf(',', at);
+      fields.push(line.slice(at, comma === -1 ? undefined : comma));
+      if (comma === -1) return fields;
+      at = comma + 1;
+    }
   }
 }
 
@@ -287,4 +380,17 @@ export function childText(element: XmlElement, name: string, publisher: string, 
     throw new PublisherFormatError(publisher, `${where} must hold exactly one <${name}>`);
   }
   return only.text;
+}
+
+/** The JSON value with every number as the text the publisher wrote, for parsers that walk plain objects. */
+export function readJsonPlain(text: string, publisher: string): unknown {
+  const plain = (v: JsonValue): unknown =>
+    v instanceof JsonNumber
+      ? v.text
+      : Array.isArray(v)
+        ? v.map(plain)
+        : isObject(v)
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
+          : v;
+  return plain(readJson(text, publisher));
 }
