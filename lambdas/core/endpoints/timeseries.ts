@@ -197,71 +197,9 @@ export function docs(): RouteDocs {
       'cached. On a deployment upgraded from a version without time series, the answer is 503 ' +
       '`service-unavailable` until the ingest function has built them from the stored days (its next run, or ' +
       'an invocation with `{"mode": "series"}`).',
-    // The readers are not run: any day stands for today.
-    parameters: documented(parameters(''), {
-      from: currencyDoc(`The base currency. ${WITHDRAWN_RULE}`, 'USD'),
-      to: currencyDoc(`The target currency. ${WITHDRAWN_RULE}`, 'JPY'),
-      start: dayDoc(
-        'The first day of the range, `YYYY-MM-DD`: a real calendar day, not after today (UTC), and not after ' +
-          '`end` (else `invalid-parameter`).',
-        '2025-10-01',
-      ),
-      end: dayDoc(
-        `The last day of the range, \`YYYY-MM-DD\`, not after today (UTC). At most ${MAX_SERIES_DAYS} days ` +
-          'from `start` to `end`, both included (a leap year); a longer range is `invalid-parameter`.',
-        '2026-09-29',
-      ),
-      format: {
-        description:
-          '`json` (the envelope) or `csv` (`date,rate` rows after a header line, CRLF line ends, as an ' +
-          'attachment). Without it, `Accept: text/csv` asks for CSV; given, it wins over `Accept`. Any other ' +
-          'value is `invalid-parameter`. Errors are JSON either way.',
-        schema: { type: 'string', enum: SERIES_FORMATS, maxLength: MAX_PARAMETER_LENGTH },
-        example: 'json',
-        errors: [],
-      },
-    }),
+    parameters: timeSeriesParameters(),
     errors: ['plan-upgrade-required', 'no-data-available', 'service-unavailable'],
-    data: {
-      name: 'TimeSeries',
-      schema: object(
-        {
-          base: code('The base currency.', 'USD'),
-          target: code('The target currency.', 'JPY'),
-          start: { ...ref('Day'), description: 'The first day of the range, as requested.' },
-          end: { ...ref('Day'), description: 'The last day of the range, as requested.' },
-          rates: {
-            type: 'array',
-            minItems: 1,
-            maxItems: MAX_SERIES_DAYS,
-            description:
-              'One entry per day of the range on which both currencies have a rate, ascending; no entry for a ' +
-              "weekend or holiday without one. Each rate is what history answers for that day's pair.",
-            items: ref('SeriesPoint'),
-          },
-          summary: object(
-            {
-              first: { ...ref('SeriesPoint'), description: 'The first entry.' },
-              last: { ...ref('SeriesPoint'), description: 'The last entry.' },
-              change: {
-                type: 'number',
-                description: '`last.rate − first.rate`, exact (decimal arithmetic).',
-                examples: [-2.39],
-              },
-              change_pct: {
-                type: 'number',
-                description: '`change / first.rate × 100`, rounded half-even to 4 decimal places.',
-                examples: [-1.5929],
-              },
-              min: { ...ref('SeriesPoint'), description: 'The lowest rate; on a tie, its earliest day.' },
-              max: { ...ref('SeriesPoint'), description: 'The highest rate; on a tie, its earliest day.' },
-            },
-            ['first', 'last', 'change', 'change_pct', 'min', 'max'],
-          ),
-        },
-        ['base', 'target', 'start', 'end', 'rates', 'summary'],
-      ),
-    },
+    data: timeSeriesData(),
     example: {
       base: 'USD',
       target: 'JPY',
@@ -310,5 +248,75 @@ export function docs(): RouteDocs {
         example: CSV_EXAMPLE,
       },
     },
+  };
+}
+
+/** The route's parameters as documented; the readers are not run, so any day stands for today. */
+function timeSeriesParameters() {
+  return documented(parameters(''), {
+    from: currencyDoc(`The base currency. ${WITHDRAWN_RULE}`, 'USD'),
+    to: currencyDoc(`The target currency. ${WITHDRAWN_RULE}`, 'JPY'),
+    start: dayDoc(
+      'The first day of the range, `YYYY-MM-DD`: a real calendar day, not after today (UTC), and not after ' +
+        '`end` (else `invalid-parameter`).',
+      '2025-10-01',
+    ),
+    end: dayDoc(
+      `The last day of the range, \`YYYY-MM-DD\`, not after today (UTC). At most ${MAX_SERIES_DAYS} days ` +
+        'from `start` to `end`, both included (a leap year); a longer range is `invalid-parameter`.',
+      '2026-09-29',
+    ),
+    format: {
+      description:
+        '`json` (the envelope) or `csv` (`date,rate` rows after a header line, CRLF line ends, as an ' +
+        'attachment). Without it, `Accept: text/csv` asks for CSV; given, it wins over `Accept`. Any other ' +
+        'value is `invalid-parameter`. Errors are JSON either way.',
+      schema: { type: 'string', enum: SERIES_FORMATS, maxLength: MAX_PARAMETER_LENGTH },
+      example: 'json',
+      errors: [],
+    },
+  });
+}
+
+function timeSeriesData(): RouteDocs['data'] {
+  return {
+    name: 'TimeSeries',
+    schema: object(
+      {
+        base: code('The base currency.', 'USD'),
+        target: code('The target currency.', 'JPY'),
+        start: { ...ref('Day'), description: 'The first day of the range, as requested.' },
+        end: { ...ref('Day'), description: 'The last day of the range, as requested.' },
+        rates: {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_SERIES_DAYS,
+          description:
+            'One entry per day of the range on which both currencies have a rate, ascending; no entry for a ' +
+            "weekend or holiday without one. Each rate is what history answers for that day's pair.",
+          items: ref('SeriesPoint'),
+        },
+        summary: object(
+          {
+            first: { ...ref('SeriesPoint'), description: 'The first entry.' },
+            last: { ...ref('SeriesPoint'), description: 'The last entry.' },
+            change: {
+              type: 'number',
+              description: '`last.rate − first.rate`, exact (decimal arithmetic).',
+              examples: [-2.39],
+            },
+            change_pct: {
+              type: 'number',
+              description: '`change / first.rate × 100`, rounded half-even to 4 decimal places.',
+              examples: [-1.5929],
+            },
+            min: { ...ref('SeriesPoint'), description: 'The lowest rate; on a tie, its earliest day.' },
+            max: { ...ref('SeriesPoint'), description: 'The highest rate; on a tie, its earliest day.' },
+          },
+          ['first', 'last', 'change', 'change_pct', 'min', 'max'],
+        ),
+      },
+      ['base', 'target', 'start', 'end', 'rates', 'summary'],
+    ),
   };
 }
