@@ -1,8 +1,7 @@
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createAuthorizer } from '../lambdas/core/auth/authorizer';
-import { logUnavailable } from '../lambdas/core/auth/deps';
-import { createAuthorizerObserver } from '../lambdas/core/auth/observe';
+import { createAuthorizerObserver, logUnavailable } from '../lambdas/core/auth/observe';
 import { type Clock, systemClock } from '../lambdas/core/domain/dates';
 import { AccountsReadStore } from '../lambdas/core/store/accounts-read-store';
 import { createDocumentClient, createMeteringClient, STORE_CALL_LIMITS } from '../lambdas/core/store/clients';

@@ -14,7 +14,7 @@ import {
   type Metrics,
   MetricUnit,
 } from '../observability';
-import type { AuthorizerOutcome } from './authorizer';
+import type { AuthorizerOutcome, StoreFailure } from './authorizer';
 
 /**
  * A decision whose meter's minute starts this late is not a quota sample: its line could be written in the next
@@ -90,4 +90,17 @@ export function createAuthorizerObserver(
     }
     logger.info('request refused', refusal);
   };
+}
+
+/**
+ * A request answered 503 because the store could not answer: one warning line with the failed call and the error,
+ * so an operator sees the outage in the authorizer's log (the API's 5xx alarm counts the 503s themselves).
+ */
+export function logUnavailable(failure: StoreFailure): void {
+  const { stage, accountId, error } = failure;
+  defaultLogger.warn('store unavailable: answered 503', {
+    stage,
+    ...(accountId ? { accountId } : {}),
+    ...(error === undefined ? {} : { error: error as Error }),
+  });
 }
