@@ -23,8 +23,9 @@ function crossCheckOf(check: CrossCheckSummary | undefined) {
 
 /**
  * GET /v1/sources: each configured source with its facts and schedule, its last delivery as ingestion recorded it,
- * its cross-check figures, and the codes it serves in the latest rates now. Two reads at most, both served from memory for 60 s (the status item
- * and LATEST). Before any rates are ingested it is 503, like every route that reads rates.
+ * its cross-check figures, and the codes it serves in the latest rates now. Two reads at most, both served from
+ * memory for 60 s (the status item and LATEST). Before any rates are ingested it is 503, like every route that reads
+ * rates.
  */
 export const endpoint = defineEndpoint({
   route: 'sources',
