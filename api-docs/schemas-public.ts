@@ -2,6 +2,7 @@
  * The public API's response schemas: the shared building blocks (currency codes, rates, timestamps, …) and each
  * route's envelope. Each route's `data`, example and parameters come from its module's `docs()`.
  */
+import { CENTRAL_BANK_IDS, PUBLISHERS } from '../lambdas/core/domain/publishers';
 import { SOURCE_IDS } from '../lambdas/core/domain/rates';
 import { ROUTE_MODULES } from '../lambdas/core/endpoints/route-modules';
 import type { RouteId } from '../lambdas/core/http/routes';
@@ -36,17 +37,20 @@ export const BASICS: Record<string, JsonSchema> = {
     enum: [...SOURCE_IDS],
     description:
       "An upstream source: `ecb`, the European Central Bank's euro reference rates (TARGET business days around " +
-      '16:00 CET), or `currency-api`, which publishes every day at 00:00 UTC.',
+      '16:00 CET); the official publishers ' +
+      CENTRAL_BANK_IDS.map((id) => `\`${id}\` (${PUBLISHERS[id].name})`).join(', ') +
+      ', each on its weekdays; or `currency-api`, an aggregator that publishes every day at 00:00 UTC and is ' +
+      'served only where no official publisher quotes a currency. `GET /v1/sources` describes each.',
     examples: ['ecb'],
   },
   QuoteSources: {
     type: 'object',
     description:
       'Only with `expand=sources`: each currency involved, except EUR, to the upstream source of its quote against ' +
-      'the euro, for citing it. EUR has no entry: it is the pivot both sources quote against, so no source quotes it.',
+      'the euro, for citing it. EUR has no entry: it is the pivot every quote is converted to, so no source is named for it.',
     propertyNames: { pattern: CODE_PATTERN },
     additionalProperties: { $ref: '#/components/schemas/SourceId' },
-    examples: [{ USD: 'ecb', JPY: 'ecb', AED: 'currency-api' }],
+    examples: [{ USD: 'ecb', JPY: 'ecb', UAH: 'nbu', AED: 'bnr', BTN: 'currency-api' }],
   },
   Day: {
     type: 'string',

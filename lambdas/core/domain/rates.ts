@@ -25,7 +25,10 @@ export const SETTLED_AFTER_DAYS = 7;
 /** The variable that names the configured sources: the ingest function's, and the sources route's (GET /v1/sources). */
 export const SOURCES_ENV = 'SOURCES';
 
-/** Parses a `SOURCES` list such as `ecb,currency-api`; unknown or empty lists are configuration errors. */
+/**
+ * Parses a `SOURCES` list such as `ecb,currency-api`, keeping the order given (a repeated id stays at its first
+ * place): that order ranks the central banks under the rate rule. Unknown or empty lists are configuration errors.
+ */
 export function parseSourceList(text: string): SourceId[] {
   const ids = text
     .split(',')
@@ -36,6 +39,16 @@ export function parseSourceList(text: string): SourceId[] {
     throw new Error(`${SOURCES_ENV} must list some of ${SOURCE_IDS.join(', ')}; got '${text}'`);
   }
   return [...new Set(ids as SourceId[])];
+}
+
+/**
+ * The configured sources in the order the rate rule ranks them (domain/official-rates.ts): the ECB first, the
+ * aggregator last, the central banks between them in the configured order (which also ranks them for the
+ * currencies none of them issues).
+ */
+export function inPrecedence(configured: readonly SourceId[]): SourceId[] {
+  const place = (id: SourceId) => (id === 'ecb' ? 0 : id === AGGREGATOR ? 2 : 1);
+  return [...configured].sort((a, b) => place(a) - place(b));
 }
 
 /** One day (or LATEST) of rates: every currency against EUR, as stored. */

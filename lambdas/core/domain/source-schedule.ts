@@ -33,6 +33,44 @@ export const SOURCE_SCHEDULES: Readonly<Record<SourceId, { name: string; schedul
   ) as Record<CentralBankId, { name: string; schedule: string }>),
 };
 
+/** What GET /v1/sources and the README say of a source beside its name and schedule. */
+export interface SourceFacts {
+  /** ISO 3166-1 alpha-2 of the publisher's country; null for the ECB, the IMF and the aggregator. */
+  country: string | null;
+  /** The kind of rate it publishes, in its own words. */
+  rateKind: string;
+  /** The currency its rates are quoted against. */
+  currency: string;
+  dataUrl: string;
+  termsUrl: string | null;
+}
+
+export const SOURCE_FACTS: Readonly<Record<SourceId, SourceFacts>> = {
+  // The euro area's central bank: no one country.
+  ecb: {
+    country: null,
+    rateKind: 'euro foreign exchange reference rate',
+    currency: 'EUR',
+    dataUrl:
+      'https://www.ecb.europa.eu/stats/policy_and_exchange_rates/euro_reference_exchange_rates/html/index.en.html',
+    termsUrl: 'https://www.ecb.europa.eu/services/disclaimer/html/index.en.html',
+  },
+  // An aggregator that does not state its own sources; published under CC0, with no terms page of its own.
+  'currency-api': {
+    country: null,
+    rateKind: 'aggregated rate (its sources not stated)',
+    currency: 'EUR',
+    dataUrl: 'https://github.com/fawazahmed0/exchange-api',
+    termsUrl: null,
+  },
+  ...(Object.fromEntries(
+    CENTRAL_BANK_IDS.map((id) => {
+      const { country, rateKind, currency, dataUrl, termsUrl } = PUBLISHERS[id];
+      return [id, { country, rateKind, currency, dataUrl, termsUrl }];
+    }),
+  ) as Record<CentralBankId, SourceFacts>),
+};
+
 /** Easter Sunday of a Gregorian year (the anonymous Gregorian computus), as `[month, day]`. */
 export function easterSunday(year: number): [month: number, day: number] {
   const a = year % 19;

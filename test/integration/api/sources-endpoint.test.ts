@@ -1,4 +1,6 @@
-import { SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-schedule';
+import { PUBLISHERS } from '../../../lambdas/core/domain/publishers';
+import type { SourceId } from '../../../lambdas/core/domain/rates';
+import { SOURCE_FACTS, SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-schedule';
 import { fetchersFor } from '../../../lambdas/core/ingest/fetchers';
 import { runIngestion } from '../../../lambdas/core/ingest/ingest';
 import { useTestApi } from '../../support/api-service';
@@ -20,6 +22,35 @@ interface SourceEntry {
   last_published_at: string | null;
   currencies: string[];
   feeds_latest: boolean;
+  country: string | null;
+  rate_kind: string;
+  terms_url: string | null;
+  data_url: string;
+  serving: string[];
+  cross_check: {
+    date: string;
+    tolerance: number;
+    compared: number;
+    over_tolerance: number;
+    max_spread: number;
+    worst: { code: string; spread: number; served_by: string } | null;
+  } | null;
+}
+
+/** The fields a source's facts give it, whatever was ingested. */
+const factsOf = (id: SourceId) => ({
+  country: SOURCE_FACTS[id].country,
+  rate_kind: SOURCE_FACTS[id].rateKind,
+  terms_url: SOURCE_FACTS[id].termsUrl,
+  data_url: SOURCE_FACTS[id].dataUrl,
+});
+
+/** Each source's codes in a LATEST's `sources`, sorted, as `serving` should list them. */
+function servingOf(sources: Readonly<Record<string, string>>, id: string): string[] {
+  return Object.entries(sources)
+    .filter(([code, source]) => source === id && code !== 'EUR')
+    .map(([code]) => code)
+    .sort();
 }
 
 /**
@@ -58,6 +89,7 @@ describe('GET /v1/sources', () => {
 
   it('lists every configured source, with nothing recorded before any ingestion run', async () => {
     const { reply, list } = await sources();
+    const latest = await ctx.api.service.ratesStore.getLatest();
     expect(list).toEqual([
       {
         id: 'ecb',
@@ -70,6 +102,9 @@ describe('GET /v1/sources', () => {
         currencies: [],
         // The test data's latest rates are currency-api's alone.
         feeds_latest: false,
+        ...factsOf('ecb'),
+        serving: [],
+        cross_check: null,
       },
       {
         id: 'currency-api',
@@ -81,8 +116,13 @@ describe('GET /v1/sources', () => {
         last_published_at: null,
         currencies: [],
         feeds_latest: true,
+        ...factsOf('currency-api'),
+        serving: servingOf(latest?.sources ?? {}, 'currency-api'),
+        cross_check: null,
       },
     ]);
+    expect(list[1]?.serving.length).toBeGreaterThan(100);
+    expect(list[1]?.serving).not.toContain('EUR');
     expect(reply.headers.get('cache-control')).toBe('private, max-age=60');
     const etag = reply.headers.get('etag') ?? '';
     expect(etag).not.toBe('');
@@ -119,6 +159,24 @@ describe('GET /v1/sources', () => {
     expect(api?.currencies).toContain('AED');
     expect(api?.currencies).not.toContain('EUR');
     expect(api?.currencies.length).toBeGreaterThan(100);
+  });
+
+  it('shows in `serving` exactly the codes latest takes from each source', async () => {
+    const latest = await ctx.api.service.ratesStore.getLatest();
+    const { list } = await sources();
+    const [ecb, api] = list;
+    expect(ecb?.serving).toEqual(servingOf(latest?.sources ?? {}, 'ecb'));
+    expect(api?.serving).toEqual(servingOf(latest?.sources ?? {}, 'currency-api'));
+    expect(ecb?.serving).toContain('USD');
+    expect(api?.serving).toContain('AED');
+    expect(api?.serving).not.toContain('USD');
+    expect([...(ecb?.serving ?? []), ...(api?.serving ?? [])].sort()).toEqual(
+      Object.keys(latest?.rates ?? {})
+        .filter((code) => code !== 'EUR')
+        .sort(),
+    );
+    // Neither quote was compared with another publisher's: no figures.
+    expect(list.map((entry) => entry.cross_check)).toEqual([null, null]);
   });
 
   it('then names ECB and currency-api quotes apart in latest, and expects the ECB’s next publication', async () => {
@@ -199,5 +257,77 @@ describe('GET /v1/sources with ingestion configured for the ECB only', () => {
     expect(r.status).toBe(200);
     const list = (r.json().data as { sources: SourceEntry[] }).sources;
     expect(list.map((entry) => entry.id)).toEqual(['ecb']);
+  });
+});
+
+describe('GET /v1/sources with a central bank configured', () => {
+  const saved = process.env.SOURCES;
+  beforeAll(() => {
+    // Configured out of precedence order: the listing puts the ECB first and the aggregator last all the same.
+    process.env.SOURCES = 'currency-api,nbp,ecb';
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.SOURCES;
+    else process.env.SOURCES = saved;
+  });
+  const ctx = useTestApi();
+
+  it('names the publisher and shows its cross-check figures and the codes it serves in latest', async () => {
+    const store = ctx.api.service.ratesStore;
+    await store.recordSourceStatus('nbp', {
+      origin: 'upstream',
+      fetchedAt: '2026-09-30T11:30:02Z',
+      publishedDate: '2026-09-30',
+      publishedAt: '2026-09-30T11:00:00Z',
+      currencies: ['CLP', 'UAH', 'USD'],
+      crossCheck: {
+        date: '2026-09-30',
+        tolerance: 0.05,
+        compared: 2,
+        overTolerance: 1,
+        maxSpread: 0.0712,
+        worst: { code: 'USD', spread: 0.0712, servedBy: 'ecb' },
+      },
+    });
+    await store.putLatest({
+      date: '2026-09-30',
+      rates: { EUR: 1, USD: 1.16, UAH: 48.1, CLP: 1090.5, AED: 4.26 },
+      sources: { USD: 'ecb', UAH: 'nbp', CLP: 'nbp', AED: 'currency-api' },
+      publishedAt: '2026-09-30T11:00:00Z',
+    });
+    const r = await ctx.api.get('sources', ctx.key);
+    expect(r.status).toBe(200);
+    const list = (r.json().data as { sources: SourceEntry[] }).sources;
+    expect(list.map((entry) => entry.id)).toEqual(['ecb', 'nbp', 'currency-api']);
+    expect(list[1]).toEqual({
+      id: 'nbp',
+      name: 'Narodowy Bank Polski',
+      schedule: SOURCE_SCHEDULES.nbp.schedule,
+      origin: 'upstream',
+      last_fetch_at: '2026-09-30T11:30:02Z',
+      last_published_date: '2026-09-30',
+      last_published_at: '2026-09-30T11:00:00Z',
+      currencies: ['CLP', 'UAH', 'USD'],
+      feeds_latest: true,
+      country: 'PL',
+      rate_kind: PUBLISHERS.nbp.rateKind,
+      terms_url: null,
+      data_url: PUBLISHERS.nbp.dataUrl,
+      serving: ['CLP', 'UAH'],
+      cross_check: {
+        date: '2026-09-30',
+        tolerance: 0.05,
+        compared: 2,
+        over_tolerance: 1,
+        max_spread: 0.0712,
+        worst: { code: 'USD', spread: 0.0712, served_by: 'ecb' },
+      },
+    });
+    expect(list.map((entry) => entry.serving)).toEqual([['USD'], ['CLP', 'UAH'], ['AED']]);
+    expect(list[0]).toMatchObject({
+      country: null,
+      rate_kind: 'euro foreign exchange reference rate',
+      cross_check: null,
+    });
   });
 });

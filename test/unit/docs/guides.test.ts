@@ -1,6 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PLAN_IDS, PLANS } from '../../../lambdas/core/domain/plans';
+import { SOURCE_IDS } from '../../../lambdas/core/domain/rates';
+import { SOURCE_FACTS, SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-schedule';
+import { DEFAULT_CROSS_CHECK_TOLERANCE } from '../../../lambdas/core/domain/source-status';
 import { CONTEXT_KEYS } from '../../../lib/config';
 
 /** The README and the guides in docs/: what a newcomer reads first, and what it links to. */
@@ -79,6 +82,20 @@ describe('the README', () => {
       return `| ${plan.name} | ${count(plan.monthlyLimit)} | ${plan.perMinute} | ${history} | ${keys} | ${overflow} |`;
     };
     for (const id of PLAN_IDS) expect(lines).toContain(row(id));
+  });
+
+  it('lists every source as GET /v1/sources describes it, in precedence order, and nothing else', () => {
+    // The publishers' facts (domain/publishers.ts) and the ECB's and currency-api's, as the route shows them.
+    const row = (id: (typeof SOURCE_IDS)[number]) => {
+      const facts = SOURCE_FACTS[id];
+      const { name, schedule } = SOURCE_SCHEDULES[id];
+      return `| \`${id}\` | ${name} | ${facts.country ?? '—'} | ${facts.currency} | ${facts.rateKind} | ${schedule} |`;
+    };
+    const start = lines.indexOf('| Id | Publisher | Country | Quotes against | Kind of rate | When it publishes |');
+    expect(start).toBeGreaterThan(60);
+    const table = lines.slice(start + 2, lines.indexOf('', start));
+    expect(table).toEqual(SOURCE_IDS.map(row));
+    expect(readme).toContain(`a spread over ${DEFAULT_CROSS_CHECK_TOLERANCE * 100} %`);
   });
 
   it('names the command CI runs: .ci/run installs with npm ci and runs npm test, nothing else', () => {

@@ -3,7 +3,9 @@ import {
   CONVERTED_DECIMAL_PLACES,
   convert,
   crossRate,
+  inPrecedence,
   PIVOT,
+  parseSourceList,
   RATE_SIGNIFICANT_DIGITS,
   rateTable,
 } from '../../../lambdas/core/domain/rates';
@@ -210,5 +212,22 @@ describe('convert', () => {
     const shown = crossRate(rates, 'USD', 'JPY') ?? 0;
     expect(convert('1000000', shown)).toBe(toPlaces(multiply(parseDecimal('1000000'), ofNumber(shown)), 6));
     expect(convert('1000000', shown)).toBe('113436250');
+  });
+});
+
+describe('parseSourceList and inPrecedence', () => {
+  it('keeps the configured order, a repeated id at its first place', () => {
+    expect(parseSourceList(' cnb,nbp , cnb,ecb')).toEqual(['cnb', 'nbp', 'ecb']);
+  });
+
+  it('ranks the ECB first and the aggregator last, the central banks between them as configured', () => {
+    expect(inPrecedence(parseSourceList('currency-api,cnb,nbp,ecb,nbu'))).toEqual([
+      'ecb',
+      'cnb',
+      'nbp',
+      'nbu',
+      'currency-api',
+    ]);
+    expect(inPrecedence(['nbu', 'currency-api'])).toEqual(['nbu', 'currency-api']);
   });
 });

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { addDays, dayStartMs, ecbPublishedAt, formatTimestamp } from '../../../lambdas/core/domain/dates';
+import { CENTRAL_BANK_IDS, PUBLISHERS } from '../../../lambdas/core/domain/publishers';
+import { SOURCE_IDS } from '../../../lambdas/core/domain/rates';
 import {
   berlinOffsetHours,
   easterSunday,
@@ -7,6 +9,7 @@ import {
   nextCurrencyApiPublication,
   nextEcbPublication,
   nextUpdateAt,
+  SOURCE_FACTS,
 } from '../../../lambdas/core/domain/source-schedule';
 
 const at = (iso: string) => Date.parse(iso);
@@ -173,5 +176,25 @@ describe('nextUpdateAt', () => {
 
   it('is undefined without a source', () => {
     expect(nextUpdateAt([], at('2026-11-27T16:00:00Z'))).toBeUndefined();
+  });
+});
+
+describe('SOURCE_FACTS', () => {
+  it('gives every central bank its publisher facts, and the ECB and currency-api none of a country', () => {
+    for (const id of CENTRAL_BANK_IDS) {
+      const { country, rateKind, currency, dataUrl, termsUrl } = PUBLISHERS[id];
+      expect([id, SOURCE_FACTS[id]]).toEqual([id, { country, rateKind, currency, dataUrl, termsUrl }]);
+    }
+    expect(SOURCE_FACTS.ecb).toMatchObject({ country: null, currency: 'EUR' });
+    expect(SOURCE_FACTS['currency-api']).toMatchObject({ country: null, currency: 'EUR', termsUrl: null });
+  });
+
+  it('names only HTTPS pages and ISO alpha-2 countries', () => {
+    for (const id of SOURCE_IDS) {
+      const facts = SOURCE_FACTS[id];
+      expect([id, new URL(facts.dataUrl).protocol]).toEqual([id, 'https:']);
+      if (facts.termsUrl !== null) expect([id, new URL(facts.termsUrl).protocol]).toEqual([id, 'https:']);
+      if (facts.country !== null) expect([id, facts.country]).toEqual([id, expect.stringMatching(/^[A-Z]{2}$/)]);
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * National Bank of Ukraine: official rates in UAH, set for every calendar day (weekend days repeat the last
- * business day's rates). Each record gives `rate`, the price of `units` units, and `rate_per_unit` = rate / units;
+ * business day's rates, and are dropped after they are read). Each record gives `rate`, the price of `units` units, and `rate_per_unit` = rate / units;
  * the quote keeps `rate` for `units`, and the per-unit figure must agree exactly or the record is refused.
  */
 
@@ -59,7 +59,14 @@ export function parseNbu(body: Uint8Array): OfficialDay[] {
     }
     collector.add(date, code, { amount: units, price });
   }
-  return collector.finish();
+  // Weekend days only repeat Friday's rates, and neither the ECB nor any other publisher has one: kept, they would
+  // make a Saturday a day with data, where a history request must stay 404 no-data-available.
+  return collector.finish().filter((day) => !isWeekend(day.date));
+}
+
+function isWeekend(date: string): boolean {
+  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return weekday === 0 || weekday === 6;
 }
 
 export const NBU: CentralBankAdapter = {

@@ -17,14 +17,45 @@ const SECOND = '"exchangedate":"02.03.2026","r030":840,"cc":"USD"';
 describe('parseNbu on the recorded range', () => {
   const days = parseNbu(body);
 
-  it('reads every calendar day of 1-16 March 2026, weekends included, 45 currencies each', () => {
-    expect(days).toHaveLength(16);
-    expect(days[0]?.date).toBe('2026-03-01');
-    expect(days[15]?.date).toBe('2026-03-16');
+  it('reads the weekdays of 1-16 March 2026, 45 currencies each', () => {
+    expect(days.map((d) => d.date)).toEqual([
+      '2026-03-02',
+      '2026-03-03',
+      '2026-03-04',
+      '2026-03-05',
+      '2026-03-06',
+      '2026-03-09',
+      '2026-03-10',
+      '2026-03-11',
+      '2026-03-12',
+      '2026-03-13',
+      '2026-03-16',
+    ]);
     for (const day of days) {
       expect(Object.keys(day.quotes)).toHaveLength(45);
       expect(day).toMatchObject({ publisher: 'nbu', quoteCurrency: 'UAH', cadence: 'daily' });
     }
+  });
+
+  it('drops the weekend days the body holds, which repeat Friday’s rates', () => {
+    const text = new TextDecoder().decode(body);
+    // The recording does publish them: Sunday 1 March and Saturday 7 March are in the body.
+    expect(text).toContain('"exchangedate":"01.03.2026"');
+    expect(text).toContain('"exchangedate":"07.03.2026"');
+    for (const day of days) expect([0, 6]).not.toContain(new Date(`${day.date}T00:00:00Z`).getUTCDay());
+    const friday = days.find((d) => d.date === '2026-03-06');
+    const monday = days.find((d) => d.date === '2026-03-09');
+    expect(friday?.quotes.USD).toBeDefined();
+    expect(monday?.quotes.USD).toBeDefined();
+  });
+
+  it('reads a weekend-only body to no days, still checking its records', () => {
+    const records = JSON.parse(new TextDecoder().decode(body)) as { exchangedate: string }[];
+    const weekend = records.filter((r) => r.exchangedate === '07.03.2026' || r.exchangedate === '08.03.2026');
+    expect(weekend.length).toBe(90);
+    expect(parseNbu(new TextEncoder().encode(JSON.stringify(weekend)))).toEqual([]);
+    const broken = weekend.map((r, i) => (i === 3 ? { ...r, units: 'x' } : r));
+    expect(fail(new TextEncoder().encode(JSON.stringify(broken)))).toMatch(/units/);
   });
 
   it('prices the published units, not the per-unit figure', () => {
