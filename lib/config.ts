@@ -85,6 +85,14 @@ export const DeployConfigSchema = z.object({
   /** The cross-check's tolerance, a fraction (0.05 = 5 %); unset: the function's default, 5 %. */
   crossCheckTolerance: z.coerce.number().gt(0).max(1).optional(),
   /**
+   * Currencies whose over-tolerance quotes the cross-check alarm does not count (known multi-rate currencies),
+   * comma-separated, or `none`; unset: the function's default, CUP and LBP.
+   */
+  crossCheckExempt: z
+    .string()
+    .regex(/^(none|[A-Z]{3}(,[A-Z]{3})*)$/, 'must be ISO currency codes separated by commas, or none')
+    .optional(),
+  /**
    * Where alarm notifications go: an e-mail address subscribed to the service's topic, and/or an existing SNS topic
    * (its ARN) the alarms also notify. One of them is required unless `alarmNotifications=none` says, explicitly,
    * that alarms may reach nobody (see ALARM_TARGET_REQUIRED).

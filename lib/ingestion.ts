@@ -107,6 +107,7 @@ export class Ingestion extends Construct {
     if (config.crossCheckTolerance !== undefined) {
       environment[INGEST_ENV.crossCheckTolerance] = String(config.crossCheckTolerance);
     }
+    if (config.crossCheckExempt) environment[INGEST_ENV.crossCheckExempt] = config.crossCheckExempt;
 
     this.function = new FxratesFunction(this, 'IngestFunction', {
       name: 'ingest',

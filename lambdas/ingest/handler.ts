@@ -7,8 +7,10 @@
 
 import { type Clock, systemClock } from '../core/domain/dates';
 import { SOURCE_IDS, type SourceId } from '../core/domain/rates';
+import { countedOverTolerance } from '../core/domain/source-status';
 import { optionalEnv, requireEnv } from '../core/env';
 import {
+  crossCheckExemptFromEnv,
   crossCheckToleranceFromEnv,
   fetchersFor,
   INGEST_ENV,
@@ -93,7 +95,7 @@ export function publishIngestMetrics(metrics: Metrics, result: IngestResult, now
     metrics
       .singleMetric()
       .addDimension(METRIC_DIMENSIONS.source, source)
-      .addMetric(INGEST_METRICS.crossCheckOverTolerance, MetricUnit.Count, check.overTolerance);
+      .addMetric(INGEST_METRICS.crossCheckOverTolerance, MetricUnit.Count, countedOverTolerance(check));
   }
   metrics.addMetric(INGEST_METRICS.successfulRuns, MetricUnit.Count, result.status === 'failed' ? 0 : 1);
   metrics.addMetric(INGEST_METRICS.daysWritten, MetricUnit.Count, result.daysWritten);
@@ -120,12 +122,21 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
     const configured = parseSourceList(optionalEnv(INGEST_ENV.sources, SOURCE_IDS.join(',')));
     const sources = eventSources(event, configured);
     const crossCheckTolerance = crossCheckToleranceFromEnv();
+    const crossCheckExempt = crossCheckExemptFromEnv();
     const timeoutMs = Number(optionalEnv('FETCH_TIMEOUT_MS', String(DEFAULT_FETCH_TIMEOUT_MS)));
     if (!(timeoutMs > 0)) throw new Error('FETCH_TIMEOUT_MS must be a positive number of milliseconds');
     const fetchers = fetchersFor(sources, { urls: sourceUrlsFromEnv(), timeoutMs, mode });
     deps.logger.info('ingestion started', { mode, sources });
     // The whole configured list orders the merge, also when this run fetches only some of its sources.
-    const result = await runIngestion({ store, fetchers, clock, log, order: configured, crossCheckTolerance });
+    const result = await runIngestion({
+      store,
+      fetchers,
+      clock,
+      log,
+      order: configured,
+      crossCheckTolerance,
+      crossCheckExempt,
+    });
     publishIngestMetrics(deps.metrics, result, clock());
     // Failing the invocation lets EventBridge retry and, in the end, the dead-letter queue and alarm see it.
     if (result.status === 'failed') throw new Error('ingestion failed: no source delivered rates');

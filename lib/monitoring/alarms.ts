@@ -1,6 +1,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
+import { AGGREGATOR } from '../../lambdas/core/domain/rates';
 import type { DeployConfig } from '../config';
 import type { InsightRules } from './contributor-insights';
 import type { MonitoringMetrics, MonitoringProps } from './metrics';
@@ -83,6 +84,19 @@ function ingestionAlarms(alarm: AddAlarm, m: MonitoringMetrics, config: DeployCo
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: ALARM_THRESHOLDS.sourceFailureRuns,
       datapointsToAlarm: ALARM_THRESHOLDS.sourceFailureRuns,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+  }
+  // The aggregator is never cross-checked, so it has no figure to alarm on.
+  for (const source of config.sources.filter((id) => id !== AGGREGATOR)) {
+    alarm(`crossCheck:${source}`, `cross-check-${source}`, true, {
+      alarmDescription: `${source}'s quotes differed from the served rates by more than the cross-check tolerance on ${ALARM_THRESHOLDS.crossCheckDaysToAlarm} of the last ${ALARM_THRESHOLDS.crossCheckDays} days (exempt multi-rate currencies not counted).`,
+      metric: m.crossCheckDaily(source),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: ALARM_THRESHOLDS.crossCheckDays,
+      datapointsToAlarm: ALARM_THRESHOLDS.crossCheckDaysToAlarm,
+      // A day without a check (a weekend, a holiday, nothing compared) is no disagreement.
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
   }

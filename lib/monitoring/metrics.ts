@@ -102,6 +102,12 @@ export function monitoringMetrics(scope: Construct, props: MonitoringProps) {
         period: runPeriod,
         label: `${source} over tolerance`,
       }),
+    // The cross-check alarm judges days: a central bank reports once a weekday, the others once a run.
+    crossCheckDaily: (source: SourceId) =>
+      custom(INGEST_METRICS.crossCheckOverTolerance, { [METRIC_DIMENSIONS.source]: source }, 'Maximum').with({
+        period: Duration.hours(24),
+        label: `${source} over tolerance`,
+      }),
     deadLetters: ingestion.deadLetterQueue.metricNumberOfMessagesSent({
       period: fiveMinutes,
       statistic: 'Sum',

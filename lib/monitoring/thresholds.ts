@@ -13,6 +13,13 @@ export const ALARM_THRESHOLDS = {
   minCurrencies: { withCurrencyApi: 100, ecbOnly: 25 },
   /** Consecutive runs a source must fail before it alarms. */
   sourceFailureRuns: 3,
+  /**
+   * Days (UTC) with at least one over-tolerance quote of a currency not exempt, out of the last `crossCheckDays`,
+   * before a publisher's cross-check alarms. Two of four: a disagreement on two publication days in a row alarms
+   * even across a weekend (Friday and Monday), one odd day (EGP 5.06 % on 2026-03-09 in the recordings) does not.
+   */
+  crossCheckDaysToAlarm: 2,
+  crossCheckDays: 4,
   /** Runs in a row without success (at least three hours) before the heartbeat alarms. */
   heartbeatRuns: 3,
   /** Share of requests answered 5xx over five minutes, once at least `minRequests` arrived. */

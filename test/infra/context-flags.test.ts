@@ -173,6 +173,10 @@ describe('reading the context', () => {
     ['throttleRate', '-1'],
     ['ingestSchedule', 'every hour'],
     ['ecbBaseUrl', 'ecb'],
+    ['crossCheckExempt', 'cup'],
+    ['crossCheckExempt', 'CUP;LBP'],
+    ['crossCheckTolerance', '0'],
+    ['centralBankOrigin', 'mirror'],
     ['upgradeContact', 'http://example.com/upgrade'],
     ['upgradeContact', 'sales at example.com'],
   ])('refuses %s=%s and names the flag', (key, value) => {
@@ -198,6 +202,9 @@ describe('reading the context', () => {
         'certificateArn',
         'ratesTableName',
         'accountsTableName',
+        'centralBankOrigin',
+        'crossCheckTolerance',
+        'crossCheckExempt',
       ]),
     );
   });
@@ -217,6 +224,9 @@ describe('flags applied to the app', () => {
       sources: 'ecb',
       ingestSchedule: 'cron(15 * * * ? *)',
       ecbBaseUrl: 'https://ecb.example.com/stats/eurofxref',
+      centralBankOrigin: 'https://mirror.example.com',
+      crossCheckTolerance: '0.03',
+      crossCheckExempt: 'CUP,LBP,VES',
       throttleRate: '50',
       throttleBurst: '100',
       upgradeContact: 'sales@example.com',
@@ -300,6 +310,9 @@ describe('flags applied to the app', () => {
     expect((propsOf(fn).Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
       SOURCES: 'ecb',
       ECB_BASE_URL: 'https://ecb.example.com/stats/eurofxref',
+      CENTRAL_BANK_ORIGIN: 'https://mirror.example.com',
+      CROSS_CHECK_TOLERANCE: '0.03',
+      CROSS_CHECK_EXEMPT: 'CUP,LBP,VES',
     });
     s.service.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'cron(15 * * * ? *)' });
   });

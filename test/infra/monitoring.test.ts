@@ -11,12 +11,13 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { AuthorizerOutcome } from '../../lambdas/core/auth/authorizer';
 import { createAuthorizerObserver } from '../../lambdas/core/auth/observe';
 import { CENTRAL_BANK_IDS } from '../../lambdas/core/domain/publishers';
-import { SOURCE_IDS } from '../../lambdas/core/domain/rates';
+import { AGGREGATOR, SOURCE_IDS } from '../../lambdas/core/domain/rates';
 import { encodeAccess } from '../../lambdas/core/http/authorizer-context';
 import { Logger, Metrics } from '../../lambdas/core/observability';
 import { ACCESS_LOG_FIELDS } from '../../lib/access-log';
 import { FUNCTION_NAMES } from '../../lib/bundling';
 import { scheduleIntervalHours } from '../../lib/monitoring';
+import { alarmStates, type Datapoint, type MathAlarm } from '../support/cloudwatch-alarm';
 import { logicalIdOf, propsOf, renderJoin, resourcesOf, SKIP_BUNDLING, type Synthesized, synthesize } from './synth';
 
 type Dimension = { Name: string; Value: unknown };
@@ -115,6 +116,8 @@ describe('alarms that fire', () => {
         'lambda-throttles-public-api',
         // One per configured source: by default the ECB, the twelve central banks and currency-api.
         ...SOURCE_IDS.map((source) => `source-failing-${source}`),
+        // One per configured source the cross-check compares: all of them but the aggregator.
+        ...SOURCE_IDS.filter((source) => source !== AGGREGATOR).map((source) => `cross-check-${source}`),
         'stale-rates',
         'waf-blocked-share',
       ].sort(),
@@ -219,6 +222,28 @@ describe('alarms that fire', () => {
       TreatMissingData: 'notBreaching',
     });
   });
+
+  it.each(SOURCE_IDS.filter((source) => source !== AGGREGATOR))(
+    'cross-check %s: a day with an over-tolerance quote not exempt, on 2 of the last 4 days',
+    (source) => {
+      const a = alarm(s, `cross-check-${source}`);
+      const stat = watched(a);
+      // The day's highest count: a central bank reports once a weekday, the ECB once a run.
+      expect(stat).toMatchObject({
+        Metric: { MetricName: 'CrossCheckOverTolerance', Namespace: 'fxrates' },
+        Stat: 'Maximum',
+        Period: 24 * HOUR,
+      });
+      expect(dims(stat)).toEqual({ service: 'fxrates', source });
+      expect(a).toMatchObject({
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Threshold: 1,
+        EvaluationPeriods: 4,
+        DatapointsToAlarm: 2,
+        TreatMissingData: 'notBreaching',
+      });
+    },
+  );
 
   it('dead letters: any message sent to the queue in five minutes, so each new one notifies again', () => {
     const a = alarm(s, 'ingestion-dead-letters');
@@ -631,7 +656,8 @@ describe('the operations dashboard', () => {
 
   it('shows every alarm in its alarm widget', () => {
     const ids = Object.values(s.fx.service.monitoring.alarms).map(logicalIdOf);
-    expect(ids).toHaveLength(13 + SOURCE_IDS.length);
+    // A failure alarm per source and a cross-check alarm per source but the aggregator.
+    expect(ids).toHaveLength(13 + SOURCE_IDS.length + (SOURCE_IDS.length - 1));
     expect(widget(s, /^Alarms$/).properties.alarms?.sort()).toEqual(ids.map((id) => `<${id}.Arn>`).sort());
   });
 });
@@ -677,7 +703,11 @@ describe('docs/operating.md: Operating it', () => {
       .filter((line) => line.startsWith('| `'));
     const documented = rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]));
     const expanded = documented.flatMap((name) =>
-      name === 'source-failing-<source>' ? s.fx.config.sources.map((source) => `source-failing-${source}`) : [name],
+      name === 'source-failing-<source>'
+        ? s.fx.config.sources.map((source) => `source-failing-${source}`)
+        : name === 'cross-check-<source>'
+          ? s.fx.config.sources.filter((source) => source !== AGGREGATOR).map((source) => `cross-check-${source}`)
+          : [name],
     );
     expect(expanded.sort()).toEqual(
       alarmsOf(s)
@@ -686,11 +716,86 @@ describe('docs/operating.md: Operating it', () => {
     );
   });
 
+  it('states the count of alarms, the metrics they read and their monthly cost as synthesized', () => {
+    const all = alarmsOf(s);
+    // CloudWatch bills an alarm per metric it reads ($0.10 a month each); one on a Contributor Insights rule reads one.
+    const metrics = all.reduce((sum, a) => sum + Math.max(1, a.Metrics.filter((q) => q.MetricStat).length), 0);
+    const cost = (metrics * 0.1).toFixed(2);
+    const guide = readFileSync(join(__dirname, '..', '..', 'docs', 'operating.md'), 'utf8');
+    expect(guide).toContain(`${all.length} alarms reading ${metrics} metrics, $${cost} a month`);
+    expect(guide).toContain(
+      `| ${all.length} monitoring alarms reading ${metrics} metrics ([Operating it](#operating-it)) | $${cost} |`,
+    );
+  });
+
   it('names the Contributor Insights rules as they are deployed', () => {
     const text = section();
     for (const rule of Object.values(resourcesOf(s.service, 'AWS::CloudWatch::InsightRule'))) {
       expect(text).toContain(`\`${String(propsOf(rule).RuleName)}\``);
     }
+  });
+});
+
+// --- the cross-check alarm, evaluated -------------------------------------------------------------------------------
+
+/**
+ * CloudWatch's M-out-of-N evaluation of the synthesized alarm over one datapoint a day (the day's highest
+ * CrossCheckOverTolerance), with missing days treated as the alarm says
+ * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/alarm-evaluation.html).
+ */
+describe("a publisher's cross-check alarm, evaluated as CloudWatch does", () => {
+  // Monday 2 March 2026 to Friday 13 March: a central bank reports on weekdays only; undefined is a day without data.
+  const _ = undefined;
+  const states = (source: string, days: readonly Datapoint[]) =>
+    alarmStates(alarm(s, `cross-check-${source}`) as unknown as MathAlarm, days);
+
+  it('stays OK while only an exempt currency disagrees (NBP’s Cuban peso every day counts 0)', () => {
+    expect(states('nbp', [0, 0, 0, 0, 0, _, _, 0, 0, 0, 0, 0])).not.toContain('ALARM');
+  });
+
+  it('stays OK through one odd day, and through no cross-check at all', () => {
+    expect(states('nbu', [0, 0, 0, 0, 0, _, _, 1, 0, 0, 0, 0])).not.toContain('ALARM');
+    expect(
+      states(
+        'ecb',
+        Array.from({ length: 12 }, () => _),
+      ),
+    ).not.toContain('ALARM');
+  });
+
+  it('alarms on the second weekday in a row, also across a weekend, and returns to OK after three clean days', () => {
+    expect(states('boi', [0, 2, 1, 0, 0, _, _, 0, 0, 0, 0, 0])).toEqual([
+      'OK',
+      'OK',
+      'ALARM',
+      'ALARM',
+      'ALARM',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+    ]);
+    expect(states('cbr', [0, 0, 0, 0, 1, _, _, 1, 0, 0, 0, 0])).toEqual([
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'ALARM',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+    ]);
+  });
+
+  it('keeps alarming while the disagreement lasts', () => {
+    expect(states('rba', [1, 1, 1, 1, 1, _, _, 1, 1, 1, 1, 1]).slice(1)).toEqual(Array(11).fill('ALARM'));
   });
 });
 
@@ -745,6 +850,8 @@ describe('with the ECB only, a daily run, no WAF, an e-mail, an existing topic a
     const names = alarmsOf(v).map((a) => a.AlarmName);
     expect(names).toContain(`${STACK}-source-failing-ecb`);
     expect(names).not.toContain(`${STACK}-source-failing-currency-api`);
+    expect(names).toContain(`${STACK}-cross-check-ecb`);
+    expect(names.filter((name) => name.includes('cross-check-'))).toHaveLength(1);
     expect(names).not.toContain(`${STACK}-waf-blocked-share`);
   });
 

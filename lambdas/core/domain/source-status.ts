@@ -30,6 +30,11 @@ export interface CrossCheckSummary {
   tolerance: number;
   compared: number;
   overTolerance: number;
+  /**
+   * Of `overTolerance`, the quotes of exempt currencies (known multi-rate ones), which the CrossCheckOverTolerance
+   * metric and its alarm leave out; absent when there are none.
+   */
+  exempt?: number;
   /** 0 when nothing was compared. */
   maxSpread: number;
   worst: { code: string; spread: number; servedBy: SourceId } | null;
@@ -37,6 +42,18 @@ export interface CrossCheckSummary {
 
 /** Spreads above this are recorded and warned about: the widest ordinary spreads in the recordings are about 4 %. */
 export const DEFAULT_CROSS_CHECK_TOLERANCE = 0.05;
+
+/**
+ * Currencies with more than one official rate, whose publishers legitimately disagree every day: in the recordings
+ * the Cuban peso (NBP vs CBR, about 96 %) and the Lebanese pound (NBU vs Bank of Israel, 11 to 12 %). Their spreads
+ * are still recorded and logged, but not counted towards the cross-check alarm.
+ */
+export const DEFAULT_CROSS_CHECK_EXEMPT: readonly string[] = ['CUP', 'LBP'];
+
+/** The over-tolerance quotes of a summary that count towards the alarm: those of currencies not exempt. */
+export function countedOverTolerance(summary: CrossCheckSummary): number {
+  return summary.overTolerance - (summary.exempt ?? 0);
+}
 
 /** One day as a source delivered it, against the euro. */
 interface QuotedDay {
@@ -49,12 +66,13 @@ interface QuotedDay {
 /**
  * Each source's newest day (of `days`) checked against the snapshot served for that date: the summary per
  * source that had a quote compared, and every over-tolerance check, for the log. The aggregator is never checked; a day on another base
- * (not yet rebased) is left out.
+ * (not yet rebased) is left out. Over-tolerance quotes of `exempt` currencies are counted apart in the summary.
  */
 export function crossCheckSources(
   days: readonly QuotedDay[],
   served: (date: string) => RateSnapshot | undefined,
   tolerance: number,
+  exempt: ReadonlySet<string> = new Set(),
 ): { summaries: Partial<Record<SourceId, CrossCheckSummary>>; over: CrossCheck[] } {
   const euro = days.filter((d) => d.base === PIVOT);
   const newest = new Map<SourceId, string>();
@@ -84,11 +102,13 @@ export function crossCheckSources(
     for (const check of mine) if (!worst || check.spread > worst.spread) worst = check;
     const overTolerance = mine.filter((c) => c.overTolerance);
     over.push(...overTolerance);
+    const exempted = overTolerance.filter((c) => exempt.has(c.code)).length;
     summaries[source] = {
       date,
       tolerance,
       compared: mine.length,
       overTolerance: overTolerance.length,
+      ...(exempted > 0 ? { exempt: exempted } : {}),
       maxSpread: worst?.spread ?? 0,
       worst: worst ? { code: worst.code, spread: worst.spread, servedBy: worst.servedBy as SourceId } : null,
     };

@@ -5,7 +5,7 @@
  */
 
 import { SOURCES_ENV, type SourceId } from '../domain/rates';
-import { DEFAULT_CROSS_CHECK_TOLERANCE } from '../domain/source-status';
+import { DEFAULT_CROSS_CHECK_EXEMPT, DEFAULT_CROSS_CHECK_TOLERANCE } from '../domain/source-status';
 
 export { parseSourceList } from '../domain/rates';
 
@@ -33,6 +33,8 @@ export const INGEST_ENV = {
   centralBankOrigin: 'CENTRAL_BANK_ORIGIN',
   /** The cross-check's tolerance as a fraction (0.05 = 5 %). */
   crossCheckTolerance: 'CROSS_CHECK_TOLERANCE',
+  /** Currencies the cross-check's alarm does not count, comma-separated, or `none`. */
+  crossCheckExempt: 'CROSS_CHECK_EXEMPT',
 } as const satisfies Record<string, string>;
 
 export function sourceUrlsFromEnv(): SourceUrls {
@@ -54,6 +56,23 @@ export function crossCheckToleranceFromEnv(): number {
     throw new Error(`${INGEST_ENV.crossCheckTolerance} must be a fraction above 0 and at most 1; got '${text}'`);
   }
   return value;
+}
+
+/** The exempt currencies: a comma-separated list of ISO codes, `none` for none; anything else is refused. */
+export function parseCrossCheckExempt(text: string): string[] {
+  if (text.trim() === 'none') return [];
+  const codes = text.split(',').map((code) => code.trim());
+  const wrong = codes.filter((code) => !/^[A-Z]{3}$/.test(code));
+  if (wrong.length > 0) {
+    throw new Error(
+      `${INGEST_ENV.crossCheckExempt} must be ISO currency codes separated by commas, or none; got '${text}'`,
+    );
+  }
+  return [...new Set(codes)];
+}
+
+export function crossCheckExemptFromEnv(): string[] {
+  return parseCrossCheckExempt(optionalEnv(INGEST_ENV.crossCheckExempt, DEFAULT_CROSS_CHECK_EXEMPT.join(',')));
 }
 
 export function fetchersFor(ids: readonly SourceId[], plan: FetchPlan): SourceFetcher[] {

@@ -8,6 +8,7 @@ import type { SourceId } from '../domain/rates';
 import {
   type CrossCheckSummary,
   crossCheckSources,
+  DEFAULT_CROSS_CHECK_EXEMPT,
   DEFAULT_CROSS_CHECK_TOLERANCE,
   statusOfDelivery,
 } from '../domain/source-status';
@@ -74,6 +75,8 @@ export interface IngestDaysOptions {
   order?: readonly SourceId[];
   /** The cross-check's tolerance as a fraction (0.05 = 5 %); DEFAULT_CROSS_CHECK_TOLERANCE when absent. */
   crossCheckTolerance?: number;
+  /** Currencies whose over-tolerance quotes the alarm does not count; DEFAULT_CROSS_CHECK_EXEMPT when absent. */
+  crossCheckExempt?: readonly string[];
 }
 
 function summarize(latest: { date: string; publishedAt: string; rates: object } | undefined) {
@@ -129,16 +132,19 @@ export async function ingestDays(store: RatesStore, options: IngestDaysOptions):
   if (plan.latest) await store.putLatest(plan.latest);
   for (const rejection of plan.rejections) log.warn('rates rejected', { ...rejection });
   const written = new Map(plan.writes.map((w) => [w.date, w]));
+  const exempt = new Set(options.crossCheckExempt ?? DEFAULT_CROSS_CHECK_EXEMPT);
   const crossChecked = crossCheckSources(
     acceptedDays(options.days, plan.rejections),
     (date) => written.get(date) ?? stored.get(date),
     options.crossCheckTolerance ?? DEFAULT_CROSS_CHECK_TOLERANCE,
+    exempt,
   );
   for (const check of crossChecked.over) {
     const percent = (check.spread * 100).toFixed(2);
     const served = `${check.servedBy}'s served rate on ${crossChecked.summaries[check.source as SourceId]?.date}`;
     log.warn(`cross-check over tolerance: ${check.code} from ${check.source} is ${percent} % off ${served}`, {
       ...check,
+      exempt: exempt.has(check.code),
     });
   }
   const result: IngestResult = {
@@ -175,6 +181,7 @@ export interface RunIngestionOptions {
   /** The configured sources, highest precedence first; the default order when absent. */
   order?: readonly SourceId[];
   crossCheckTolerance?: number;
+  crossCheckExempt?: readonly string[];
 }
 
 /**
@@ -242,6 +249,7 @@ export async function runIngestion(options: RunIngestionOptions): Promise<Ingest
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.order ? { order: options.order } : {}),
     ...(options.crossCheckTolerance !== undefined ? { crossCheckTolerance: options.crossCheckTolerance } : {}),
+    ...(options.crossCheckExempt ? { crossCheckExempt: options.crossCheckExempt } : {}),
     log,
   });
   // After the days and LATEST: GET /v1/sources then never names a day the store does not hold. Only sources that

@@ -96,4 +96,36 @@ describe.each(backends())('central-bank ingestion on $name', (backend) => {
     expect(result.sources.nbp).toMatchObject({ status: 'ok', days: 0 });
     expect(await nbpCodes()).toEqual([]);
   });
+  it('counts an exempt currency apart in the cross-check, and marks its log lines', async () => {
+    const overLines = async (crossCheckExempt: string[]) => {
+      const warned: Record<string, unknown>[] = [];
+      const result = await runIngestion({
+        store,
+        clock,
+        order: OFFICIAL,
+        crossCheckTolerance: 0.01,
+        crossCheckExempt,
+        log: {
+          info: () => {},
+          warn: (message, details) => message.startsWith('cross-check') && warned.push({ ...details }),
+        },
+        fetchers: fetchersFor(OFFICIAL, { urls: upstream.urls, timeoutMs: 5000, mode: 'scheduled', today: TODAY }),
+      });
+      return { result, warned };
+    };
+    // At 1 % some ordinary spreads are over tolerance; exempt the code of the first one and run again.
+    const plain = await overLines([]);
+    const first = plain.warned[0];
+    if (!first) throw new Error('no quote over 1 % on the recorded days');
+    const [code, source] = [String(first.code), first.source as SourceId];
+    expect(plain.result.crossChecks[source]).not.toHaveProperty('exempt');
+    const exempted = await overLines([code]);
+    const ofCode = exempted.warned.filter((line) => line.source === source && line.code === code);
+    expect(ofCode.length).toBeGreaterThan(0);
+    expect(ofCode.every((line) => line.exempt === true)).toBe(true);
+    expect(exempted.warned.filter((line) => line.code !== code).every((line) => line.exempt === false)).toBe(true);
+    const summary = exempted.result.crossChecks[source];
+    expect(summary?.exempt).toBe(ofCode.length);
+    expect(summary?.overTolerance).toBe(plain.result.crossChecks[source]?.overTolerance);
+  });
 });

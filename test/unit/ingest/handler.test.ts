@@ -1,4 +1,4 @@
-import { parseSourceList } from '../../../lambdas/core/ingest/fetchers';
+import { parseCrossCheckExempt, parseSourceList } from '../../../lambdas/core/ingest/fetchers';
 import type { IngestResult } from '../../../lambdas/core/ingest/ingest';
 import { Metrics } from '../../../lambdas/core/observability';
 import { ingestMode, publishIngestMetrics, seriesRebuildRequested } from '../../../lambdas/ingest/handler';
@@ -64,6 +64,22 @@ describe('publishIngestMetrics', () => {
     expect(failures[0]?._aws.CloudWatchMetrics[0]?.Dimensions[0]).toContain('source');
   });
 
+  it('emits CrossCheckOverTolerance per cross-checked source, leaving out the quotes of exempt currencies', () => {
+    const check = { date: '2026-03-04', tolerance: 0.05, compared: 40, maxSpread: 0.958, worst: null };
+    const crossChecks: IngestResult['crossChecks'] = {
+      nbp: { ...check, overTolerance: 1, exempt: 1 },
+      nbu: { ...check, overTolerance: 3, exempt: 1 },
+      cnb: { ...check, overTolerance: 0 },
+    };
+    const lines = captureEmf((metrics) => publishIngestMetrics(metrics, result({ crossChecks }), new Date()));
+    const counts = lines.filter((l) => 'CrossCheckOverTolerance' in l);
+    expect(counts.map((l) => [l.source, l.CrossCheckOverTolerance]).sort()).toEqual([
+      ['cnb', 0],
+      ['nbp', 0],
+      ['nbu', 2],
+    ]);
+  });
+
   it('leaves out age and currencies while nothing was ever ingested', () => {
     const lines = captureEmf((metrics) =>
       publishIngestMetrics(metrics, result({ latest: undefined, status: 'failed' }), new Date()),
@@ -107,5 +123,17 @@ describe('ingestion event and configuration', () => {
     expect(parseSourceList('currency-api')).toEqual(['currency-api']);
     expect(() => parseSourceList('ecb,fed')).toThrow(/SOURCES/);
     expect(() => parseSourceList(' , ')).toThrow(/SOURCES/);
+  });
+});
+
+describe('the exempt currencies of the cross-check', () => {
+  it('reads ISO codes separated by commas, once each, and none as no exemption', () => {
+    expect(parseCrossCheckExempt('CUP,LBP')).toEqual(['CUP', 'LBP']);
+    expect(parseCrossCheckExempt('CUP, VES,CUP')).toEqual(['CUP', 'VES']);
+    expect(parseCrossCheckExempt('none')).toEqual([]);
+  });
+
+  it.each(['cup', 'CUP;LBP', 'CUPS', ''])('refuses %j, naming the variable', (text) => {
+    expect(() => parseCrossCheckExempt(text)).toThrow(/CROSS_CHECK_EXEMPT/);
   });
 });

@@ -6,7 +6,13 @@
 import { join } from 'node:path';
 import { crossCheck } from '../../../lambdas/core/domain/official-rates';
 import { AGGREGATOR, SOURCE_IDS, type SourceId } from '../../../lambdas/core/domain/rates';
-import { crossCheckSources, DEFAULT_CROSS_CHECK_TOLERANCE } from '../../../lambdas/core/domain/source-status';
+import {
+  type CrossCheckSummary,
+  countedOverTolerance,
+  crossCheckSources,
+  DEFAULT_CROSS_CHECK_EXEMPT,
+  DEFAULT_CROSS_CHECK_TOLERANCE,
+} from '../../../lambdas/core/domain/source-status';
 import { buildLatest, mergeDay } from '../../../lambdas/core/ingest/merge';
 import { bundledFiles, readBundledSource } from '../../../local-server/bundled-data';
 import { DATA_DIR } from '../../support/upstream-server';
@@ -333,6 +339,30 @@ describe(`the rate rule on ${DATE}, from the recorded answers`, () => {
     expect(summaries.nbp).toMatchObject({ date: DATE, overTolerance: 1, worst: { code: 'CUP', servedBy: 'cbr' } });
     expect(summaries.nbp?.maxSpread).toBeGreaterThan(0.9);
     expect(over.map((c) => `${c.code} ${c.source}/${c.servedBy}`)).toEqual(['CUP nbp/cbr']);
+  });
+
+  it('keeps the Cuban peso over tolerance but out of the count the alarm reads while it is exempt', () => {
+    const exempt = new Set(DEFAULT_CROSS_CHECK_EXEMPT);
+    const { summaries, over } = crossCheckSources(days, () => snapshot, DEFAULT_CROSS_CHECK_TOLERANCE, exempt);
+    expect(summaries.nbp).toMatchObject({ overTolerance: 1, exempt: 1, worst: { code: 'CUP' } });
+    expect(countedOverTolerance(summaries.nbp as CrossCheckSummary)).toBe(0);
+    expect(over.map((c) => c.code)).toEqual(['CUP']);
+    // A source with no exempt quote over tolerance carries no exempt figure.
+    expect(summaries.cnb).not.toHaveProperty('exempt');
+    // Without the exemption the same day counts one.
+    const plain = crossCheckSources(days, () => snapshot, DEFAULT_CROSS_CHECK_TOLERANCE);
+    expect(countedOverTolerance(plain.summaries.nbp as CrossCheckSummary)).toBe(1);
+  });
+
+  it('counts every other over-tolerance quote whatever is exempt', () => {
+    // At 1 % ordinary spreads pass the tolerance too; only the Cuban peso is left out of the count.
+    const exempt = new Set(DEFAULT_CROSS_CHECK_EXEMPT);
+    const { summaries, over } = crossCheckSources(days, () => snapshot, 0.01, exempt);
+    for (const [source, summary] of Object.entries(summaries)) {
+      const notExempt = over.filter((c) => c.source === source && !exempt.has(c.code)).length;
+      expect({ source, counted: countedOverTolerance(summary) }).toEqual({ source, counted: notExempt });
+    }
+    expect(over.filter((c) => !exempt.has(c.code)).length).toBeGreaterThan(0);
   });
 
   it('serves 148 currencies (EUR included) from the official publishers alone, 147 of them quoted', () => {
