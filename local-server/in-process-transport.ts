@@ -66,6 +66,9 @@ export class InProcessTransport extends LocalRequestHandler {
         setHeader(name: string, value: unknown) {
           outHeaders[name.toLowerCase()] = String(value);
         },
+        removeHeader(name: string) {
+          delete outHeaders[name.toLowerCase()];
+        },
         end(chunk?: string | Uint8Array) {
           const data = chunk === undefined ? new Uint8Array() : exactBytes(chunk);
           resolve({ response: { statusCode: outgoing.statusCode, headers: outHeaders, body: data } });
