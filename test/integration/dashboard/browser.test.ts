@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { loadBundledRates } from '../../../bench/support/bundled-rates';
 import { type LocalService, startLocalService } from '../../../local-server/service';
 import { formatDate, formatMonth } from '../../../web/src/format';
-import { loadBundledRates } from '../../support/bundled-rates';
 import { type AxeFinding, axeViolations, launchChromium, recordCspViolations } from '../../support/chromium';
 
 /**

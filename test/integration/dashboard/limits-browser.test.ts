@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { loadBundledRates } from '../../../bench/support/bundled-rates';
 import { KEY_CREATION_LIMIT } from '../../../lambdas/core/dashboard/deps';
 import { type LocalService, startLocalService } from '../../../local-server/service';
-import { loadBundledRates } from '../../support/bundled-rates';
 import { axeViolations, launchChromium, recordCspViolations } from '../../support/chromium';
 import { type SignedIn, signUpAndSignIn } from '../../support/dashboard';
 
