@@ -4,13 +4,13 @@
  * service processes stayed running).
  *
  * The build (esbuild: bin/serve.ts, the store thread, and the endpoint modules the server loads by name, sharing
- * their common code) goes to .cache/start in the repository and is made again only when a file it was built from,
+ * their common code) goes to .cache/start in the repository (gitignored) and is made again only when a file it was built from,
  * or the set of entry files, changed: about a second on a first start, a few milliseconds of checking after that.
  * Packages stay in node_modules. Each source file keeps its own location for `import.meta.dirname` and
  * `import.meta.url`, so paths the code builds from them (the bundled data, the web sources) are the same as under
  * the loader. The esbuild service is stopped once the build is written.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,8 +21,12 @@ import { pathToFileURL } from 'node:url';
 process.env.ESBUILD_WORKER_THREADS ??= '0';
 
 const ROOT = join(import.meta.dirname, '..');
-const OUT = join(ROOT, '.cache', 'start');
-const STAMP = join(OUT, 'inputs.json');
+const CACHE = join(ROOT, '.cache', 'start');
+/** Names the build in use: builds are written to a directory of their own, then named here by a rename. */
+const CURRENT = join(CACHE, 'current');
+const STAMP = 'inputs.json';
+/** A build this much older than the current one is removed (no start still loading it). */
+const STALE_BUILD_MS = 10 * 60_000;
 
 /** The server, its store thread, and every module service.ts may import by path (local-server/built.ts). */
 function entryPoints() {
@@ -47,9 +51,11 @@ function fingerprint(file) {
   }
 }
 
-function readStamp() {
+/** The current build's directory and what it was built from, if there is one. */
+function currentBuild() {
   try {
-    return JSON.parse(readFileSync(STAMP, 'utf8'));
+    const dir = join(CACHE, readFileSync(CURRENT, 'utf8').trim());
+    return { dir, stamp: JSON.parse(readFileSync(join(dir, STAMP), 'utf8')) };
   } catch {
     return undefined;
   }
@@ -76,15 +82,20 @@ const keepSourceLocations = {
   },
 };
 
+/**
+ * Builds into a new directory and makes it current by renaming a file, so that servers starting at the same time
+ * (each may build) never load a half-written build; older builds are removed once they are stale.
+ */
 async function buildServer(entries) {
+  const name = `build-${Date.now()}-${process.pid}`;
+  const out = join(CACHE, name);
   const esbuild = await import('esbuild');
   try {
-    rmSync(OUT, { recursive: true, force: true });
-    mkdirSync(OUT, { recursive: true });
+    mkdirSync(out, { recursive: true });
     const result = await esbuild.build({
       absWorkingDir: ROOT,
       entryPoints: entries,
-      outdir: OUT,
+      outdir: out,
       outbase: ROOT,
       bundle: true,
       splitting: true,
@@ -102,16 +113,30 @@ async function buildServer(entries) {
         .map((file) => [file, fingerprint(file)]),
     );
     inputs['bin/start.mjs'] = fingerprint('bin/start.mjs');
-    writeFileSync(STAMP, JSON.stringify({ version: esbuild.version, node: process.version, entries, inputs }));
+    writeFileSync(
+      join(out, STAMP),
+      JSON.stringify({ version: esbuild.version, node: process.version, entries, inputs }),
+    );
   } finally {
     await esbuild.stop();
   }
+  writeFileSync(`${CURRENT}.${process.pid}`, name);
+  renameSync(`${CURRENT}.${process.pid}`, CURRENT);
+  for (const old of readdirSync(CACHE)) {
+    const path = join(CACHE, old);
+    if (old.startsWith('build-') && old !== name && Date.now() - statSync(path).mtimeMs > STALE_BUILD_MS) {
+      rmSync(path, { recursive: true, force: true });
+    }
+  }
+  return out;
 }
 
 const entries = entryPoints();
 const esbuildVersion = createRequire(import.meta.url)('esbuild/package.json').version;
-if (!existsSync(join(OUT, 'bin', 'serve.js')) || !upToDate(readStamp(), entries, esbuildVersion)) {
-  await buildServer(entries);
-}
-globalThis[Symbol.for('fxrates.builtDir')] = OUT;
-await import(pathToFileURL(join(OUT, 'bin', 'serve.js')).href);
+const current = currentBuild();
+const built =
+  current && existsSync(join(current.dir, 'bin', 'serve.js')) && upToDate(current.stamp, entries, esbuildVersion)
+    ? current.dir
+    : await buildServer(entries);
+globalThis[Symbol.for('fxrates.builtDir')] = built;
+await import(pathToFileURL(join(built, 'bin', 'serve.js')).href);

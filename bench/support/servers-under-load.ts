@@ -145,13 +145,22 @@ export async function startCeiling(): Promise<RunningServer> {
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid as number, close: stopper(child) };
 }
 
+/** The arguments `npm start` gives node (its flags and bin/start.mjs), read from its script. */
+function npmStartArguments(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1);
+}
+
 /**
- * `npm start` (bin/start.mjs) over `dataDir`, offline, on a free port, with an account whose limits the load cannot
+ * `npm start` (bin/start.mjs with the script's Node flags) over `dataDir`, offline, on a free port, with an account whose limits the load cannot
  * reach (so every request is admitted, metered, and answered 200) and a key for it.
  */
 export async function startNpmStart(dataDir: string): Promise<RunningServer & { key: string; readyMs: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'start.mjs')], {
+  const child = spawn(process.execPath, npmStartArguments(), {
     cwd: PROJECT_ROOT,
     env: { ...process.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

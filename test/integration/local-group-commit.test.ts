@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,6 +17,7 @@ import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { usageKey } from '../../lambdas/core/store/tables';
 import { PROJECT_ROOT } from '../../lib/bundling';
+import { allDurable, installGroupCommit } from '../../local-server/group-commit';
 import { localTableNames } from '../../local-server/local-store';
 import { readLock } from '../../local-server/running-servers';
 
@@ -122,3 +124,54 @@ it('counts every request answered before kill -9, and none that was neither answ
   second.child.kill('SIGTERM');
   await second.exited;
 }, 60_000);
+
+interface Level {
+  open(): Promise<void>;
+  close(): Promise<void>;
+  put(key: string, value: unknown): Promise<void>;
+  del(key: string): Promise<void>;
+  batch(operations: { type: 'put' | 'del'; key: string; value?: unknown }[]): Promise<void>;
+  get(key: string): Promise<unknown>;
+  getMany(keys: string[]): Promise<unknown[]>;
+}
+
+function levelOfDynalite(): new (path: string, options: object) => Level {
+  const requireFromDynalite = createRequire(createRequire(join(PROJECT_ROOT, 'package.json')).resolve('dynalite'));
+  return (requireFromDynalite('level') as { Level: new (path: string, options: object) => Level }).Level;
+}
+
+it('reads its own unwritten writes, reports when they are on disk, and writes them all before it closes', async () => {
+  installGroupCommit();
+  const Level = levelOfDynalite();
+  const path = join(dir, 'level');
+  const db = new Level(path, { valueEncoding: 'json' });
+  await db.open();
+  const writes: Promise<void>[] = [];
+  for (let i = 0; i < 500; i++) writes.push(db.put(`k${i % 50}`, { n: i }));
+  writes.push(
+    db.del('k0'),
+    db.batch([
+      { type: 'put', key: 'b', value: 'batched' },
+      { type: 'del', key: 'k1' },
+    ]),
+  );
+  await Promise.all(writes);
+  // Each put was reported done at once; the newest value of each key is what a read finds, on disk or not.
+  expect(await db.get('k49')).toEqual({ n: 499 });
+  expect(await db.getMany(['k0', 'k1', 'k2', 'b'])).toEqual([undefined, undefined, { n: 452 }, 'batched']);
+  await allDurable();
+  expect(allDurable()).toBeUndefined();
+  await db.put('last', 1);
+  await db.close();
+
+  const reopened = new Level(path, { valueEncoding: 'json' });
+  await reopened.open();
+  expect(await reopened.getMany(['k49', 'k0', 'k1', 'b', 'last'])).toEqual([
+    { n: 499 },
+    undefined,
+    undefined,
+    'batched',
+    1,
+  ]);
+  await reopened.close();
+});
