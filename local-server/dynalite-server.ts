@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
+import { installGroupCommit, withDurableAnswers } from './group-commit';
 import type { StoreCheck } from './store-integrity';
 import { prepareStore } from './store-open';
 
@@ -16,7 +17,8 @@ export interface RunningDynalite {
 
 /**
  * Starts the embedded DynamoDB emulator on a loopback port, so other processes (the admin CLI) can reach it.
- * With `path` the data persists in LevelDB files there; without it, in memory. A store whose files are damaged, or
+ * With `path` the data persists in LevelDB files there, written by group commit (group-commit.ts); without it, in
+ * memory. A store whose files are damaged, or
  * that LevelDB cannot open, is refused before dynalite sees it (StoreDamagedError, StoreOpenError: store-open.ts).
  */
 export async function startDynalite(
@@ -24,6 +26,8 @@ export async function startDynalite(
 ): Promise<RunningDynalite> {
   const host = options.host ?? '127.0.0.1';
   const check = options.path ? await prepareStore(options.path) : undefined;
+  // On disk, the writes of concurrent requests go to LevelDB together, each answered once its own are there.
+  if (options.path) installGroupCommit();
   const server = dynalite({
     createTableMs: 0,
     deleteTableMs: 0,
@@ -38,10 +42,16 @@ export async function startDynalite(
     });
   });
   const { port } = server.address() as AddressInfo;
+  let listener = server.listeners('request')[0] as RequestListener;
+  if (options.path) {
+    listener = withDurableAnswers(listener);
+    server.removeAllListeners('request');
+    server.on('request', listener);
+  }
   return {
     endpoint: `http://${host}:${port}`,
     port,
-    listener: server.listeners('request')[0] as RequestListener,
+    listener,
     ...(check ? { check } : {}),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,5 +1,5 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, RequestListener } from 'node:http';
-import { Readable } from 'node:stream';
 
 /** The parts of the SDK's HTTP request this transport reads. */
 export interface TransportRequest {
@@ -42,6 +42,25 @@ export abstract class LocalRequestHandler {
 }
 
 /**
+ * The request as the emulator's listener reads it: headers, method and URL, then the body as one `data` event and
+ * `end`, emitted once the listener has subscribed. A stream would carry the same for several times the cost.
+ */
+class BufferedRequest extends EventEmitter {
+  constructor(
+    readonly headers: IncomingHttpHeaders,
+    readonly method: string,
+    readonly url: string,
+    body: Buffer,
+  ) {
+    super();
+    process.nextTick(() => {
+      if (body.length > 0) this.emit('data', body);
+      this.emit('end');
+    });
+  }
+}
+
+/**
  * An SDK request handler that hands each DynamoDB request to the embedded emulator's HTTP request listener in this
  * process, instead of writing it to a loopback socket that the same process then reads back. The request is the
  * one the SDK built and signed, and the emulator parses and answers it exactly as it does over TCP; only the two
@@ -55,16 +74,18 @@ export class InProcessTransport extends LocalRequestHandler {
   handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
     return new Promise((resolve, reject) => {
       const body = bodyBuffer(request.body);
-      const incoming = Readable.from(body.length > 0 ? [body] : [], { objectMode: false });
       const headers: IncomingHttpHeaders = {};
       for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
-      Object.assign(incoming, { headers, method: request.method, url: pathWithQuery(request) });
+      const incoming = new BufferedRequest(headers, request.method, pathWithQuery(request), body);
 
       const outHeaders: Record<string, string> = {};
       const outgoing = {
         statusCode: 200,
         setHeader(name: string, value: unknown) {
           outHeaders[name.toLowerCase()] = String(value);
+        },
+        removeHeader(name: string) {
+          delete outHeaders[name.toLowerCase()];
         },
         end(chunk?: string | Uint8Array) {
           const data = chunk === undefined ? new Uint8Array() : exactBytes(chunk);

@@ -23,7 +23,8 @@ import { createDocumentClient, createMeteringClient } from '../lambdas/core/stor
 import { RatesStore } from '../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import { UsageStore } from '../lambdas/core/store/usage-store';
-import { dashboardModule, endpointModule, PROJECT_ROOT } from '../lib/bundling';
+import { dashboardModule, endpointModule } from '../lib/bundling';
+import { projectModule } from './built';
 import { COGNITO_DIR, type CognitoEmulator, startCognitoEmulator, type VerificationCode } from './cognito-emulator';
 import { createTokenVerifier, tokenOfHeader } from './cognito-tokens';
 import { createTable } from './create-tables';
@@ -102,7 +103,7 @@ export interface LocalService {
  * (a rates store and a clock) provide every dependency an endpoint declares.
  */
 async function loadEndpoint(route: RouteId): Promise<EndpointModule<EndpointDeps>> {
-  const { endpoint } = (await import(join(PROJECT_ROOT, endpointModule(route)))) as {
+  const { endpoint } = (await import(projectModule(endpointModule(route)))) as {
     endpoint?: EndpointModule<EndpointDeps>;
   };
   if (endpoint?.route !== route)
@@ -111,7 +112,7 @@ async function loadEndpoint(route: RouteId): Promise<EndpointModule<EndpointDeps
 }
 
 async function loadDashboardEndpoint(route: DashboardRouteId): Promise<DashboardEndpointModule<DashboardDeps>> {
-  const { endpoint } = (await import(join(PROJECT_ROOT, dashboardModule(route)))) as {
+  const { endpoint } = (await import(projectModule(dashboardModule(route)))) as {
     endpoint?: DashboardEndpointModule<DashboardDeps>;
   };
   if (endpoint?.route !== route) throw new Error(`${dashboardModule(route)} does not export the endpoint of ${route}`);
@@ -187,6 +188,193 @@ async function openStore(onThread: boolean, path: string | undefined): Promise<O
 }
 
 /**
+/** Makes the data directory (0700), locks it for this process and tightens its permissions; the store's path. */
+function openDataDir(dataDir: string, notice: (message: string) => void): { held: HeldDataDir; path: string } {
+  try {
+    makePrivateDir(dataDir);
+  } catch (error) {
+    throw new DataDirError(dataDir, error);
+  }
+  let held: HeldDataDir;
+  try {
+    held = acquireDataDir(dataDir);
+  } catch (error) {
+    if (error instanceof DataDirInUseError) throw error;
+    throw new DataDirError(dataDir, error);
+  }
+  const tightened = tightenedNotice(dataDir, tightenPermissions(dataDir, isOwnEntry));
+  if (tightened) notice(tightened);
+  return { held, path: join(dataDir, EMBEDDED_STORE_DIR) };
+}
+
+/** The HTTP server, bound and answering 503 until `attach` hands it to the gateway. */
+interface BoundServer {
+  http: Server;
+  port: number;
+  origin: string;
+  attach(gateway: ReturnType<typeof createLocalGateway>): void;
+}
+
+/**
+ * Binds the port first, so that one in use is reported before any data is read. Until the service is ready, the
+ * server answers 503 (and lets Node answer what its parser refuses); `attach` then hands it to the gateway.
+ * `started` receives the server as soon as it exists, so that a failed start can close it.
+ */
+async function bindPort(port: number, host: string, started: (http: Server) => void): Promise<BoundServer> {
+  const http = createServer();
+  started(http);
+  http.maxHeadersCount = MAX_REQUEST_HEADERS + 1;
+  const whileStarting = (_req: IncomingMessage, res: ServerResponse) => startingUp(res);
+  const clientErrorWhileStarting = (_error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  };
+  http.on('request', whileStarting);
+  http.on('clientError', clientErrorWhileStarting);
+  http.keepAliveTimeout = 5_000;
+  let bound: number;
+  try {
+    bound = await listen(http, port, host);
+  } catch (error) {
+    throw listenError(error, port, host, fxratesServerOn(port));
+  }
+  return {
+    http,
+    port: bound,
+    origin: `http://${urlHost(host)}:${bound}`,
+    attach: (gateway) => {
+      http.off('request', whileStarting);
+      http.off('clientError', clientErrorWhileStarting);
+      attachLocalGateway(http, gateway);
+    },
+  };
+}
+
+/** Writes the store's endpoint file whole, then renames it: a reader never sees half a file. */
+function writeEndpointFile(file: string, endpoint: string): void {
+  writeFileSync(`${file}.tmp`, endpointFileText(endpoint), { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+}
+
+/** Every route's handler: its endpoint module (as its Lambda bundle finds it) with the local deps. */
+async function apiHandlers(deps: EndpointDeps): Promise<Record<RouteId, ProxyHandler>> {
+  return Object.fromEntries(
+    await Promise.all(
+      ROUTES.map(
+        async (route): Promise<[RouteId, ProxyHandler]> => [
+          route.id,
+          apiHandler(route.id, (await loadEndpoint(route.id)).create(deps)),
+        ],
+      ),
+    ),
+  ) as Record<RouteId, ProxyHandler>;
+}
+
+type LocalDashboard = NonNullable<Parameters<typeof createLocalGateway>[0]['dashboard']> & {
+  setOrigin(origin: string): void;
+};
+
+interface DashboardInput {
+  emulator: CognitoEmulator;
+  accounts: AccountsStore;
+  client: DynamoDBDocumentClient;
+  storeEndpoint: string;
+  accountsTable: string;
+  clock: Clock;
+  upgradeContact: string | undefined;
+}
+
+/**
+ * The account dashboard: the dashboard API's handlers (the same modules as its Lambda functions, with this
+ * process's stores), the Cognito emulator's token check, and the page. The page's config names the public API's
+ * URL, which is known once the server listens; `setOrigin` fills it in then.
+ */
+async function localDashboard(input: DashboardInput): Promise<LocalDashboard> {
+  const { emulator, clock } = input;
+  const deps: DashboardDeps = {
+    accounts: input.accounts,
+    usage: new UsageStore(createMeteringClient(input.client, input.storeEndpoint), input.accountsTable, { clock }),
+    clock,
+    contact: contactLink(input.upgradeContact),
+    keyCreationLimit: KEY_CREATION_LIMIT,
+  };
+  const handlers = Object.fromEntries(
+    await Promise.all(
+      DASHBOARD_ROUTES.map(
+        async (route): Promise<[DashboardRouteId, ProxyHandler]> => [
+          route.id,
+          dashboardHandler(route.id, (await loadDashboardEndpoint(route.id)).create(deps)),
+        ],
+      ),
+    ),
+  ) as Record<DashboardRouteId, ProxyHandler>;
+  const verifier = createTokenVerifier({
+    issuer: emulator.issuer,
+    clientId: emulator.clientId,
+    jwksUrl: emulator.jwksUrl,
+    clock,
+  });
+  const files = dashboardFiles(emulator.endpoint);
+  let pages: ReadonlyMap<string, StaticPage> = files;
+  return {
+    handlers,
+    verifyToken: (authorization: string | undefined) => verifier.verifyToken(tokenOfHeader(authorization)),
+    get pages() {
+      return pages;
+    },
+    setOrigin(origin: string) {
+      pages = withConfig(files, {
+        cognito: {
+          endpoint: emulator.endpoint,
+          region: emulator.region,
+          userPoolId: emulator.userPoolId,
+          clientId: emulator.clientId,
+        },
+        apiBase: DASHBOARD_BASE_PATH,
+        apiUrl: `${origin}/v1/`,
+        contact: deps.contact,
+      });
+    },
+  };
+}
+
+/** What a start has opened so far, in the order it opens them; `close` closes them in reverse. */
+class StartedParts {
+  server: Server | undefined;
+  store: OpenedStore | undefined;
+  cognito: CognitoEmulator | undefined;
+  held: HeldDataDir | undefined;
+  endpointFile: string | undefined;
+  client: DynamoDBDocumentClient | undefined;
+
+  /** Stops the server first (its connections too), then the rest; the data directory is released last. */
+  async close(): Promise<void> {
+    const server = this.server;
+    if (server) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+    this.client?.destroy();
+    if (this.endpointFile) rmSync(this.endpointFile, { force: true });
+    await this.cognito?.close();
+    await this.store?.close();
+    this.held?.release();
+  }
+
+  /** The same after a failed start: every part is closed, whatever the others do. */
+  async abandon(): Promise<void> {
+    this.server?.close();
+    this.server?.closeAllConnections();
+    await this.cognito?.close().catch(() => undefined);
+    if (this.endpointFile) rmSync(this.endpointFile, { force: true });
+    await this.store?.close().catch(() => undefined);
+    this.held?.release();
+  }
+}
+
+/**
  * The whole service on one machine: the local gateway with the endpoint handlers, the REQUEST authorizer, and the
  * embedded DynamoDB-compatible store (also on a loopback port, so the admin CLI can reach it while this runs), on
  * the threads `layout` names.
@@ -200,210 +388,105 @@ async function openStore(onThread: boolean, path: string | undefined): Promise<O
  * the server answers requests.
  */
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
+  const parts = new StartedParts();
+  try {
+    return await startParts(options, parts);
+  } catch (error) {
+    await parts.abandon();
+    throw error;
+  }
+}
+
+async function startParts(options: LocalServiceOptions, parts: StartedParts): Promise<LocalService> {
   const clock = options.clock ?? systemClock;
   const host = options.host ?? '127.0.0.1';
-  const layout = options.layout ?? DEFAULT_LAYOUT;
   const notice = options.onNotice ?? (() => undefined);
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  let server: Server | undefined;
-  let store: OpenedStore | undefined;
-  let cognito: CognitoEmulator | undefined;
-  let held: HeldDataDir | undefined;
-  const endpointFile = dataDir ? join(dataDir, ENDPOINT_FILE) : undefined;
-  let wroteEndpointFile = false;
-  try {
-    let path: string | undefined;
-    if (dataDir) {
-      try {
-        makePrivateDir(dataDir);
-      } catch (error) {
-        throw new DataDirError(dataDir, error);
-      }
-      try {
-        held = acquireDataDir(dataDir);
-      } catch (error) {
-        if (error instanceof DataDirInUseError) throw error;
-        throw new DataDirError(dataDir, error);
-      }
-      const tightened = tightenedNotice(dataDir, tightenPermissions(dataDir, isOwnEntry));
-      if (tightened) notice(tightened);
-      path = join(dataDir, EMBEDDED_STORE_DIR);
-    }
+  let path: string | undefined;
+  if (dataDir) {
+    const opened = openDataDir(dataDir, notice);
+    parts.held = opened.held;
+    path = opened.path;
+  }
+  const server = await bindPort(options.port ?? 3000, host, (http) => {
+    parts.server = http;
+  });
 
-    // The port first: one in use is reported before any data is read. Until the service is ready, the server
-    // answers 503 (and lets Node answer what its parser refuses); then the gateway takes the server over.
-    const http = createServer();
-    server = http;
-    http.maxHeadersCount = MAX_REQUEST_HEADERS + 1;
-    const whileStarting = (_req: IncomingMessage, res: ServerResponse) => startingUp(res);
-    const clientErrorWhileStarting = (_error: NodeJS.ErrnoException, socket: Duplex) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-      else socket.destroy();
-    };
-    http.on('request', whileStarting);
-    http.on('clientError', clientErrorWhileStarting);
-    http.keepAliveTimeout = 5_000;
-    const port = options.port ?? 3000;
-    let bound: number;
-    try {
-      bound = await listen(http, port, host);
-    } catch (error) {
-      throw listenError(error, port, host, fxratesServerOn(port));
-    }
-    const origin = `http://${urlHost(host)}:${bound}`;
+  const store = await openStore((options.layout ?? DEFAULT_LAYOUT) === 'store-thread', path);
+  parts.store = store;
+  for (const note of store.notes) {
+    notice(`The local store was not closed cleanly: ${note}; LevelDB skips that record, which was never whole.`);
+  }
+  if (dataDir) {
+    parts.endpointFile = join(dataDir, ENDPOINT_FILE);
+    writeEndpointFile(parts.endpointFile, store.endpoint);
+  }
+  parts.held?.update({ storeEndpoint: store.endpoint });
+  const client = createDocumentClient(store.endpoint, store.transport);
+  parts.client = client;
+  const names = localTableNames();
+  await createTable(client, RATES_TABLE, names.rates);
+  await createTable(client, ACCOUNTS_TABLE, names.accounts);
 
-    store = await openStore(layout === 'store-thread', path);
-    for (const note of store.notes) {
-      notice(`The local store was not closed cleanly: ${note}; LevelDB skips that record, which was never whole.`);
-    }
-    if (endpointFile) {
-      // Written whole, then renamed: a reader never sees half a file.
-      writeFileSync(`${endpointFile}.tmp`, endpointFileText(store.endpoint), { mode: 0o600 });
-      renameSync(`${endpointFile}.tmp`, endpointFile);
-      wroteEndpointFile = true;
-    }
-    held?.update({ storeEndpoint: store.endpoint });
-    const client = createDocumentClient(store.endpoint, store.transport);
-    const names = localTableNames();
-    await createTable(client, RATES_TABLE, names.rates);
-    await createTable(client, ACCOUNTS_TABLE, names.accounts);
-
-    const ratesStore = new RatesStore(client, names.rates);
-    const ratesSource = options.loadRates
-      ? await options.loadRates({ store: ratesStore, client, tableName: names.rates })
-      : 'not loaded';
-    const accounts = new AccountsStore(client, names.accounts, {
+  const ratesStore = new RatesStore(client, names.rates);
+  const ratesSource = options.loadRates
+    ? await options.loadRates({ store: ratesStore, client, tableName: names.rates })
+    : 'not loaded';
+  const accounts = new AccountsStore(client, names.accounts, {
+    clock,
+    randomBytes: (n) => randomBytes(n),
+    accountInput: loadAccountInput,
+  });
+  const demoKeys = options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, dataDir);
+  const handlers = await apiHandlers({ reader: new RateReader(ratesStore, clock), clock });
+  const authorizer = createLocalAuthorizer(client, {
+    endpoint: store.endpoint,
+    accountsTable: names.accounts,
+    clock,
+    ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
+    ...(options.authorizerTransport ? { wrapTransport: options.authorizerTransport } : {}),
+  });
+  let dashboard: LocalDashboard | undefined;
+  if (options.dashboard !== false) {
+    parts.cognito = await startCognitoEmulator({
+      ...(dataDir ? { dataDir } : {}),
+      host,
       clock,
-      randomBytes: (n) => randomBytes(n),
-      accountInput: loadAccountInput,
+      ...(options.onVerificationCode ? { onCode: options.onVerificationCode } : {}),
     });
-    const demoKeys = options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, dataDir);
-
-    const deps: EndpointDeps = { reader: new RateReader(ratesStore, clock), clock };
-    const handlers = Object.fromEntries(
-      await Promise.all(
-        ROUTES.map(
-          async (route): Promise<[RouteId, ProxyHandler]> => [
-            route.id,
-            apiHandler(route.id, (await loadEndpoint(route.id)).create(deps)),
-          ],
-        ),
-      ),
-    ) as Record<RouteId, ProxyHandler>;
-
-    const authorizer = createLocalAuthorizer(client, {
-      endpoint: store.endpoint,
+    dashboard = await localDashboard({
+      emulator: parts.cognito,
+      accounts,
+      client,
+      storeEndpoint: store.endpoint,
       accountsTable: names.accounts,
       clock,
-      ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
-      ...(options.authorizerTransport ? { wrapTransport: options.authorizerTransport } : {}),
+      upgradeContact: options.upgradeContact,
     });
-    /**
-     * The account dashboard: the Cognito emulator, the dashboard API's handlers (the same modules as its Lambda
-     * functions, with this process's stores) and the page. The page's config names the public API's URL, which
-     * is known once the server listens; `setOrigin` fills it in then.
-     */
-    const startDashboard = async () => {
-      cognito = await startCognitoEmulator({
-        ...(dataDir ? { dataDir } : {}),
-        host,
-        clock,
-        ...(options.onVerificationCode ? { onCode: options.onVerificationCode } : {}),
-      });
-      const emulator = cognito;
-      const deps: DashboardDeps = {
-        accounts,
-        usage: new UsageStore(createMeteringClient(client, store?.endpoint), names.accounts, { clock }),
-        clock,
-        contact: contactLink(options.upgradeContact),
-        keyCreationLimit: KEY_CREATION_LIMIT,
-      };
-      const dashboardHandlers = Object.fromEntries(
-        await Promise.all(
-          DASHBOARD_ROUTES.map(
-            async (route): Promise<[DashboardRouteId, ProxyHandler]> => [
-              route.id,
-              dashboardHandler(route.id, (await loadDashboardEndpoint(route.id)).create(deps)),
-            ],
-          ),
-        ),
-      ) as Record<DashboardRouteId, ProxyHandler>;
-      const verifier = createTokenVerifier({
-        issuer: emulator.issuer,
-        clientId: emulator.clientId,
-        jwksUrl: emulator.jwksUrl,
-        clock,
-      });
-      const files = dashboardFiles(emulator.endpoint);
-      let pages: ReadonlyMap<string, StaticPage> = files;
-      return {
-        handlers: dashboardHandlers,
-        verifyToken: (authorization: string | undefined) => verifier.verifyToken(tokenOfHeader(authorization)),
-        get pages() {
-          return pages;
-        },
-        setOrigin(origin: string) {
-          pages = withConfig(files, {
-            cognito: {
-              endpoint: emulator.endpoint,
-              region: emulator.region,
-              userPoolId: emulator.userPoolId,
-              clientId: emulator.clientId,
-            },
-            apiBase: DASHBOARD_BASE_PATH,
-            apiUrl: `${origin}/v1/`,
-            contact: deps.contact,
-          });
-        },
-      };
-    };
-    const dashboard = options.dashboard === false ? undefined : await startDashboard();
-    const gateway = createLocalGateway({
+    dashboard.setOrigin(server.origin);
+  }
+  server.attach(
+    createLocalGateway({
       handlers,
       ...(dashboard ? { dashboard } : {}),
       authorizer: (event) => authorizer.authorize(event),
       onError: (error, requestId) => logger.error('local gateway error', { requestId, error: error as Error }),
-    });
-    if (dashboard) dashboard.setOrigin(origin);
-    http.off('request', whileStarting);
-    http.off('clientError', clientErrorWhileStarting);
-    attachLocalGateway(http, gateway);
-    held?.update({ apiUrl: `${origin}/v1/` });
-    if (dataDir && demoKeys) writeDemoKeys(dataDir, demoKeys);
-    const running = http;
-    const opened = store;
-    const emulator = cognito;
-    const holding = held;
-    return {
-      url: `${origin}/v1/`,
-      port: bound,
-      ...(emulator ? { dashboardUrl: `${origin}/`, cognito: emulator } : {}),
-      dynamoEndpoint: store.endpoint,
-      client,
-      storeRequests: (reset = false) => opened.requests(reset),
-      ratesStore,
-      accounts,
-      ...(demoKeys ? { demoKeys } : {}),
-      ratesSource,
-      close: async () => {
-        await new Promise<void>((resolve) => {
-          running.close(() => resolve());
-          running.closeAllConnections();
-        });
-        client.destroy();
-        if (endpointFile) rmSync(endpointFile, { force: true });
-        await emulator?.close();
-        await opened.close();
-        holding?.release();
-      },
-    };
-  } catch (error) {
-    server?.close();
-    server?.closeAllConnections();
-    await cognito?.close().catch(() => undefined);
-    if (endpointFile && wroteEndpointFile) rmSync(endpointFile, { force: true });
-    await store?.close().catch(() => undefined);
-    held?.release();
-    throw error;
-  }
+    }),
+  );
+  parts.held?.update({ apiUrl: `${server.origin}/v1/` });
+  if (dataDir && demoKeys) writeDemoKeys(dataDir, demoKeys);
+  const emulator = parts.cognito;
+  return {
+    url: `${server.origin}/v1/`,
+    port: server.port,
+    ...(emulator ? { dashboardUrl: `${server.origin}/`, cognito: emulator } : {}),
+    dynamoEndpoint: store.endpoint,
+    client,
+    storeRequests: (reset = false) => store.requests(reset),
+    ratesStore,
+    accounts,
+    ...(demoKeys ? { demoKeys } : {}),
+    ratesSource,
+    close: () => parts.close(),
+  };
 }

@@ -5,6 +5,21 @@ import type { RpcClient } from './port-rpc';
 export const DYNAMODB_METHOD = 'dynamodb';
 
 /**
+ * The request headers the emulator reads (dynalite's request listener): the SDK's others (user agent, invocation id,
+ * retry count, content length) would only be copied to the store thread and dropped there.
+ */
+const EMULATOR_HEADERS = new Set([
+  'authorization',
+  'content-type',
+  'date',
+  'x-amz-date',
+  'x-amz-target',
+  'origin',
+  'access-control-request-headers',
+  'access-control-request-method',
+]);
+
+/**
  * An SDK request handler that hands each DynamoDB request, as the SDK built and signed it, to the store thread,
  * which answers it through the embedded emulator's request listener. Only the parts the emulator reads cross
  * the thread boundary, and a body only with its own bytes.
@@ -15,7 +30,11 @@ export class ThreadTransport extends LocalRequestHandler {
   }
 
   async handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
-    const { method, path, query, headers } = request;
+    const { method, path, query } = request;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (EMULATOR_HEADERS.has(name.toLowerCase())) headers[name] = value;
+    }
     const body = request.body instanceof Uint8Array ? exactBytes(request.body) : request.body;
     const response = await this.store.call<TransportResponse>(DYNAMODB_METHOD, { method, path, query, headers, body });
     return { response };

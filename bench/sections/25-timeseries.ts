@@ -14,8 +14,8 @@ import { backfillSeries, ensureSeries } from '../../lambdas/core/ingest/series';
 import { RateReader } from '../../lambdas/core/service/rate-reader';
 import { bundledFiles, readBundledDays } from '../../local-server/bundled-data';
 import { startLocalService } from '../../local-server/service';
-import { attachDdbCounter } from '../../test/support/ddb-counter';
 import { percentile } from '../stats';
+import { attachDdbCounter } from '../support/ddb-counter';
 
 const WARM_CALLS = 5_000;
 const BUDGET_P99_MS = 5;

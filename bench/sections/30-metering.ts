@@ -20,9 +20,9 @@ import {
   type TransportRequest,
   type TransportResponse,
 } from '../../local-server/in-process-transport';
-import { attachDdbCounter, type DdbCounter, perUnit } from '../../test/support/ddb-counter';
-import { startDynamoDbLocal } from '../../test/support/dynamodb-local';
 import { percentile } from '../stats';
+import { attachDdbCounter, type DdbCounter, perUnit } from '../support/ddb-counter';
+import { startDynamoDbLocal } from '../support/dynamodb-local';
 
 const STEADY_REQUESTS = 600;
 const REFUSED_REQUESTS = 300;

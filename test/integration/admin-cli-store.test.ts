@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BACKUP_FORMAT, buildBackup, type JsonItem, scanItems } from '../../admin-cli/backup';
 import { ENDPOINT_FILE, LOCAL_ACCOUNTS_TABLE_NAME } from '../../admin-cli/target';
+import { loadBundledRates } from '../../bench/support/bundled-rates';
 import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
 import { LOCK_FILE, readLock } from '../../local-server/running-servers';
 import { type LocalService, startLocalService } from '../../local-server/service';
 import { type CliResult, onlyJsonObject, runAdminCli } from '../support/admin-cli';
-import { loadBundledRates } from '../support/bundled-rates';
 
 jest.setTimeout(180_000);
 

@@ -1,5 +1,5 @@
+import { type RunningDynamoDbLocal, startDynamoDbLocal } from '../../bench/support/dynamodb-local';
 import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
-import { type RunningDynamoDbLocal, startDynamoDbLocal } from '../support/dynamodb-local';
 
 declare global {
   var __FXRATES_BACKENDS__: { dynalite: RunningDynalite; dynamoDbLocal: RunningDynamoDbLocal } | undefined;

@@ -1,5 +1,5 @@
 /**
- * Issue 16: `npm start` under faults. Each case starts the real server (`node --import tsx bin/serve.ts`, as
+ * Issue 16: `npm start` under faults. Each case starts the real server (`node bin/start.mjs`, as
  * `npm start` does) on a temporary data directory, injects a fault, and checks what the user sees on stderr, the
  * exit status, and that nothing in the directory was lost or overwritten.
  *
@@ -62,7 +62,7 @@ function newDataDir(): string {
 }
 
 function serve(dataDir: string, env: Record<string, string> = {}): ServerRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], {
+  const child = spawn(process.execPath, ['bin/start.mjs'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,3 +1,4 @@
+import { loadBundledRates } from '../../bench/support/bundled-rates';
 import type { LimitOverrides, PlanId } from '../../lambdas/core/domain/plans';
 import {
   type LocalLayout,
@@ -6,7 +7,6 @@ import {
   type RatesTarget,
   startLocalService,
 } from '../../local-server/service';
-import { loadBundledRates } from './bundled-rates';
 
 /** A clock tests move by hand; the service reads it for dates, the Pro window, and the metering windows. */
 export class TestClock {

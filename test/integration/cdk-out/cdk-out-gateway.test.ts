@@ -21,6 +21,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { loadBundledRates } from '../../../bench/support/bundled-rates';
 import { generateApiKey } from '../../../lambdas/core/domain/api-key';
 import type { LimitOverrides, PlanId } from '../../../lambdas/core/domain/plans';
 import { API_KEY_HEADER } from '../../../lambdas/core/http/headers';
@@ -31,7 +32,6 @@ import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../../../lambdas/core/store/tables';
 import { type CdkOutServer, startCdkOutServer } from '../../../local-server/cdk-out-server';
 import { logicalIdOf, propsOf, type Synthesized, synthesize } from '../../infra/synth';
-import { loadBundledRates } from '../../support/bundled-rates';
 
 type Json = Record<string, unknown>;
 interface Template {

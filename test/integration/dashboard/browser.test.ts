@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { loadBundledRates } from '../../../bench/support/bundled-rates';
 import { type LocalService, startLocalService } from '../../../local-server/service';
 import { formatDate, formatMonth } from '../../../web/src/format';
-import { loadBundledRates } from '../../support/bundled-rates';
 import {
   type AxeFinding,
   axeViolations,

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { loadBundledRates } from '../../../bench/support/bundled-rates';
 import { KEY_CREATION_LIMIT } from '../../../lambdas/core/dashboard/deps';
 import { type LocalService, startLocalService } from '../../../local-server/service';
-import { loadBundledRates } from '../../support/bundled-rates';
 import {
   atBothSizes,
   expectNoAxeFinding,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { attachDdbCounter } from '../../../bench/support/ddb-counter';
 import { PLANS, type PlanLimits } from '../../../lambdas/core/domain/plans';
 import { effectiveLimit, type MeterState, minuteOfMonth } from '../../../lambdas/core/domain/quota';
 import { createDocumentClient, createMeteringClient, STORE_CALL_LIMITS } from '../../../lambdas/core/store/clients';
@@ -7,7 +8,6 @@ import { isStoreUnavailable } from '../../../lambdas/core/store/store-errors';
 import { usageKey } from '../../../lambdas/core/store/tables';
 import { UsageStore } from '../../../lambdas/core/store/usage-store';
 import { backends, freshTables, type TestTables } from '../../support/backends';
-import { attachDdbCounter } from '../../support/ddb-counter';
 import { startStoreProxy } from '../../support/store-proxy';
 
 const ms = (iso: string): number => Date.parse(iso);

@@ -1,0 +1,276 @@
+/**
+ * Group commit for the embedded store's LevelDB files: the writes of many DynamoDB requests go to disk together,
+ * and no request is answered before its writes are there.
+ *
+ * Without it every admitted API request waits, under the usage item's lock, for two round trips to LevelDB's
+ * thread pool (read the item, write it back), one request after the other, while the store's thread idles.
+ *
+ * With it, on every LevelDB database of the thread that installs it:
+ * - a write (put, del, batch) joins the next batch and is reported done at once, so the item's lock is released
+ *   and the next request to the same item goes on;
+ * - a read finds the newest value of a key in the batches not yet on disk, or reads LevelDB synchronously (its
+ *   memtable and block cache, microseconds) instead of through the thread pool;
+ * - one batch is on its way to LevelDB at a time, in the order the writes came: while it is, the writes that
+ *   arrive gather in the next, which is written, whole and atomically, once the first is;
+ * - `durable()` says when everything written so far is on disk: the store's request listener (see
+ *   `withDurableAnswers`) holds each answer until then, so a client never sees an effect that a crash could undo.
+ *
+ * What a crash (kill -9) can lose is therefore what was in flight: requests not answered yet, whose effects may or
+ * may not be on disk, each whole or not at all. A batch reaches the operating system when LevelDB's write returns
+ * (LevelDB writes its log without fsync, as dynalite always did), so only a crash of the machine loses more.
+ * A batch that fails to be written fails every request not yet answered, and the database goes back to what is
+ * on disk: their answers would have been computed from writes that are not. Iterators (Scan, Query) read what is
+ * on disk, which includes every write of an answered request.
+ */
+
+import type { RequestListener, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+
+type Format = 'utf8' | 'buffer' | 'view';
+interface LevelOptions {
+  keyEncoding?: Format;
+  valueEncoding?: Format;
+  [option: string]: unknown;
+}
+type Key = string | Uint8Array;
+interface WriteOperation {
+  type: 'put' | 'del';
+  key: Key;
+  value?: string | Uint8Array;
+  keyEncoding?: Format;
+  valueEncoding?: Format;
+}
+
+/** The private methods of abstract-level that classic-level implements, which the public ones call. */
+interface LevelPrivate {
+  _get(key: Key, options: LevelOptions): Promise<unknown>;
+  _getSync(key: Key, options: LevelOptions): unknown;
+  _getMany(keys: Key[], options: LevelOptions): Promise<unknown[]>;
+  _has(key: Key, options: LevelOptions): Promise<boolean>;
+  _hasMany(keys: Key[], options: LevelOptions): Promise<boolean[]>;
+  _put(key: Key, value: string | Uint8Array, options: LevelOptions): Promise<void>;
+  _del(key: Key, options: LevelOptions): Promise<void>;
+  _batch(operations: WriteOperation[], options: LevelOptions): Promise<void>;
+  _clear(options: LevelOptions): Promise<void>;
+  _close(): Promise<void>;
+}
+
+/** A key as the map of unwritten operations holds it: the same string for a key given as text or as its bytes. */
+function mapKey(key: Key): string {
+  if (typeof key !== 'string') return Buffer.from(key).toString('latin1');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, control characters included
+  return /^[\x00-\x7f]*$/.test(key) ? key : Buffer.from(key, 'utf8').toString('latin1');
+}
+
+function inFormat(value: string | Uint8Array, format: Format | undefined): string | Uint8Array {
+  if (format === 'utf8') return typeof value === 'string' ? value : Buffer.from(value).toString('utf8');
+  if (typeof value === 'string') return format === 'view' ? new Uint8Array(Buffer.from(value)) : Buffer.from(value);
+  return format === 'buffer' && !Buffer.isBuffer(value) ? Buffer.from(value) : value;
+}
+
+interface Waiter {
+  upTo: number;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** The unwritten writes of one database and the sequence numbers that say what is on disk. */
+class WriteBehind {
+  /** Writes that arrived while a batch was on its way; they form the next one. */
+  private next = new Map<string, WriteOperation>();
+  /** The batch on its way to LevelDB. */
+  private writing = new Map<string, WriteOperation>();
+  private accepted = 0;
+  private written = 0;
+  private waiters: Waiter[] = [];
+  private flushScheduled = false;
+
+  constructor(
+    private readonly db: LevelPrivate,
+    private readonly writeBatch: (operations: WriteOperation[]) => Promise<void>,
+  ) {}
+
+  /** The newest unwritten operation on `key`, if any. */
+  unwritten(key: Key): WriteOperation | undefined {
+    if (this.next.size === 0 && this.writing.size === 0) return undefined;
+    const k = mapKey(key);
+    return this.next.get(k) ?? this.writing.get(k);
+  }
+
+  accept(operations: readonly WriteOperation[]): void {
+    if (operations.length === 0) return;
+    for (const operation of operations) this.next.set(mapKey(operation.key), operation);
+    this.accepted++;
+    if (!this.flushScheduled && this.writing.size === 0) {
+      this.flushScheduled = true;
+      // After the current job: a batch() of many operations, or several requests answered in one turn, go together.
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  /** Resolves once every write accepted so far is on disk; undefined when it already is. */
+  durable(): Promise<void> | undefined {
+    if (this.written >= this.accepted) return undefined;
+    const upTo = this.accepted;
+    return new Promise((resolve, reject) => this.waiters.push({ upTo, resolve, reject }));
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.writing.size > 0 || this.next.size === 0) return;
+    this.writing = this.next;
+    this.next = new Map();
+    const upTo = this.accepted;
+    this.writeBatch([...this.writing.values()]).then(
+      () => {
+        this.writing = new Map();
+        this.written = upTo;
+        this.settle((waiter) => waiter.resolve());
+        this.flush();
+      },
+      (error: unknown) => {
+        // The writes that followed were computed from these: none of them stands.
+        this.writing = new Map();
+        this.next = new Map();
+        this.written = this.accepted;
+        this.settle((waiter) => waiter.reject(error));
+      },
+    );
+  }
+
+  private settle(done: (waiter: Waiter) => void): void {
+    const settled = this.waiters.filter((waiter) => waiter.upTo <= this.written);
+    this.waiters = this.waiters.filter((waiter) => waiter.upTo > this.written);
+    for (const waiter of settled) done(waiter);
+  }
+
+  /** Waits until nothing is left unwritten (before clearing a range or closing). */
+  async drain(): Promise<void> {
+    for (let pending = this.durable(); pending; pending = this.durable()) await pending.catch(() => undefined);
+  }
+
+  read(key: Key, options: LevelOptions): unknown {
+    const operation = this.unwritten(key);
+    if (operation) return operation.type === 'del' ? undefined : inFormat(operation.value ?? '', options.valueEncoding);
+    return this.db._getSync(key, options);
+  }
+}
+
+const STATE = Symbol('group commit');
+type Patched = LevelPrivate & { [STATE]?: WriteBehind };
+
+/** classic-level's database class, as dynalite loads it. */
+function classicLevelOfDynalite(): { prototype: LevelPrivate } {
+  const requireFromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));
+  return (requireFromDynalite('level') as { Level: { prototype: LevelPrivate } }).Level;
+}
+
+let installed = false;
+const databases = new Set<WriteBehind>();
+
+/**
+ * Installs group commit on classic-level's databases in this thread (dynalite's, the only ones it opens). Once per
+ * thread; the store's in-memory variant (memory-level) is not affected.
+ */
+export function installGroupCommit(): void {
+  if (installed) return;
+  installed = true;
+  const proto = classicLevelOfDynalite().prototype as Patched;
+  const original = {
+    _batch: proto._batch,
+    _clear: proto._clear,
+    _close: proto._close,
+  };
+  const state = (db: Patched): WriteBehind => {
+    let writeBehind = db[STATE];
+    if (!writeBehind) {
+      writeBehind = new WriteBehind(db, (operations) => original._batch.call(db, operations, {}));
+      db[STATE] = writeBehind;
+      databases.add(writeBehind);
+    }
+    return writeBehind;
+  };
+  proto._put = async function (this: Patched, key, value, options) {
+    state(this).accept([{ type: 'put', key, value, ...formats(options) }]);
+  };
+  proto._del = async function (this: Patched, key, options) {
+    state(this).accept([{ type: 'del', key, ...formats(options) }]);
+  };
+  proto._batch = async function (this: Patched, operations, options) {
+    state(this).accept(operations.map((operation) => ({ ...formats(options), ...operation })));
+  };
+  proto._get = async function (this: Patched, key, options) {
+    return state(this).read(key, options);
+  };
+  proto._getMany = async function (this: Patched, keys, options) {
+    const writeBehind = state(this);
+    return keys.map((key) => writeBehind.read(key, options));
+  };
+  proto._has = async function (this: Patched, key, options) {
+    return state(this).read(key, options) !== undefined;
+  };
+  proto._hasMany = async function (this: Patched, keys, options) {
+    const writeBehind = state(this);
+    return keys.map((key) => writeBehind.read(key, options) !== undefined);
+  };
+  proto._clear = async function (this: Patched, options) {
+    await state(this).drain();
+    return original._clear.call(this, options);
+  };
+  proto._close = async function (this: Patched) {
+    const writeBehind = this[STATE];
+    if (writeBehind) {
+      await writeBehind.drain();
+      databases.delete(writeBehind);
+      delete this[STATE];
+    }
+    return original._close.call(this);
+  };
+}
+
+function formats(options: LevelOptions): Pick<WriteOperation, 'keyEncoding' | 'valueEncoding'> {
+  return {
+    ...(options.keyEncoding ? { keyEncoding: options.keyEncoding } : {}),
+    ...(options.valueEncoding ? { valueEncoding: options.valueEncoding } : {}),
+  };
+}
+
+/** Resolves once every write accepted so far, on every database of this thread, is on disk. */
+export function allDurable(): Promise<void> | undefined {
+  const pending = [...databases].map((db) => db.durable()).filter((p): p is Promise<void> => p !== undefined);
+  if (pending.length === 0) return undefined;
+  return Promise.all(pending).then(() => undefined);
+}
+
+/** The answer to a request whose writes did not reach the disk: DynamoDB's 500, which the SDK retries. */
+function failedWrite(res: ServerResponse, error: unknown): string {
+  const body = JSON.stringify({
+    __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+    message: `The store could not write to disk: ${error instanceof Error ? error.message : String(error)}`,
+  });
+  res.statusCode = 500;
+  res.removeHeader('x-amz-crc32');
+  res.setHeader('Content-Type', 'application/x-amz-json-1.0');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  return body;
+}
+
+/**
+ * The store's request listener with each answer held until the writes made so far (its own among them) are on
+ * disk; an answer whose writes failed becomes a 500. For requests over the port and from this process alike.
+ */
+export function withDurableAnswers(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    const end = res.end;
+    res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+      const pending = allDurable();
+      if (!pending) return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
+      pending.then(
+        () => (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest),
+        (error: unknown) => (end as (body: string) => ServerResponse).call(this, failedWrite(this, error)),
+      );
+      return this;
+    } as ServerResponse['end'];
+    listener(req, res);
+  };
+}
