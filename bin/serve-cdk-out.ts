@@ -20,7 +20,6 @@ async function main(): Promise<void> {
   const { loadRatesForLocal } = await import('../local-server/load-rates');
   const { ensureDemoAccounts } = await import('../local-server/demo-accounts');
   const { AccountsStore } = await import('../lambdas/core/store/accounts-store');
-  const { loadAccountInput } = await import('../lambdas/core/store/account-input-loader');
   const { ACCOUNTS_TABLE, RATES_TABLE } = await import('../lambdas/core/store/tables');
 
   const assemblyDir = resolve(process.argv[2] ?? 'cdk.out');
@@ -64,7 +63,6 @@ async function main(): Promise<void> {
         new AccountsStore(server.functions.client, accountsTable, {
           clock: () => new Date(),
           randomBytes: (n) => randomBytes(n),
-          accountInput: loadAccountInput,
         }),
         undefined,
       )

@@ -17,7 +17,6 @@ import { errorResponse } from '../lambdas/core/http/responses';
 import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
 import { logger } from '../lambdas/core/observability';
 import { RateReader } from '../lambdas/core/service/rate-reader';
-import { loadAccountInput } from '../lambdas/core/store/account-input-loader';
 import { AccountsStore } from '../lambdas/core/store/accounts-store';
 import { createDocumentClient, createMeteringClient } from '../lambdas/core/store/clients';
 import { RatesStore } from '../lambdas/core/store/rates-store';
@@ -435,7 +434,6 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
   const accounts = new AccountsStore(client, names.accounts, {
     clock,
     randomBytes: (n) => randomBytes(n),
-    accountInput: loadAccountInput,
   });
   const demoKeys = options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, dataDir);
   const handlers = await apiHandlers({ reader: new RateReader(ratesStore, clock), clock });

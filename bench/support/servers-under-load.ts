@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_KEY_HEADER } from '../../lambdas/core/http/headers';
-import { loadAccountInput } from '../../lambdas/core/store/account-input-loader';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { PROJECT_ROOT } from '../../lib/bundling';
@@ -173,7 +172,6 @@ export async function startNpmStart(dataDir: string): Promise<RunningServer & { 
     const accounts = new AccountsStore(client, localTableNames().accounts, {
       clock: () => new Date(),
       randomBytes: (n) => randomBytes(n),
-      accountInput: loadAccountInput,
     });
     const accountId = `bench-${Date.now()}`;
     await accounts.createAccount({

@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { monthKey } from '../../lambdas/core/domain/quota';
-import { loadAccountInput } from '../../lambdas/core/store/account-input-loader';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { usageKey } from '../../lambdas/core/store/tables';
@@ -65,7 +64,6 @@ function accountsOf(dataDir: string) {
   const accounts = new AccountsStore(client, localTableNames().accounts, {
     clock: () => new Date(),
     randomBytes: (n) => randomBytes(n),
-    accountInput: loadAccountInput,
   });
   return { client, accounts };
 }

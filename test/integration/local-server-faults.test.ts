@@ -25,7 +25,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAccountInput } from '../../lambdas/core/store/account-input-loader';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { PROJECT_ROOT } from '../../lib/bundling';
@@ -223,7 +222,6 @@ describe('npm start under faults', () => {
     const accounts = new AccountsStore(client, localTableNames().accounts, {
       clock: () => new Date(),
       randomBytes: (n) => randomBytes(n),
-      accountInput: loadAccountInput,
     });
     await accounts.createAccount({ accountId: 'faults-account', plan: 'pro', verified: true, email: 'f@example.com' });
     key = (await accounts.createKey('faults-account', 'faults')).key;
@@ -309,7 +307,6 @@ describe('npm start under faults', () => {
     const accounts = new AccountsStore(client, localTableNames().accounts, {
       clock: () => new Date(),
       randomBytes: (n) => randomBytes(n),
-      accountInput: loadAccountInput,
     });
     await accounts.createAccount({ accountId: 'killed-account', plan: 'business', verified: true });
     const killedKey = (await accounts.createKey('killed-account', 'killed')).key;

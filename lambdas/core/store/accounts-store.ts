@@ -73,8 +73,6 @@ export interface AccountsStoreDeps {
   clock: () => Date;
   randomBytes: RandomBytes;
   newId?: (kind: 'account' | 'key') => string;
-  /** @deprecated Ignored: the store checks its input itself. Kept until the local server stops passing it. */
-  accountInput?: () => Promise<unknown>;
 }
 
 export const DEFAULT_KEY_NAME = 'default';

@@ -26,7 +26,6 @@ import { generateApiKey } from '../../../lambdas/core/domain/api-key';
 import type { LimitOverrides, PlanId } from '../../../lambdas/core/domain/plans';
 import { API_KEY_HEADER } from '../../../lambdas/core/http/headers';
 import { ROUTES } from '../../../lambdas/core/http/routes';
-import { loadAccountInput } from '../../../lambdas/core/store/account-input-loader';
 import { AccountsStore } from '../../../lambdas/core/store/accounts-store';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../../../lambdas/core/store/tables';
@@ -153,7 +152,6 @@ describe('the local gateway serving the synthesized cdk.out', () => {
     accounts = new AccountsStore(server.functions.client, accountsTable, {
       clock: () => new Date(),
       randomBytes: (n) => randomBytes(n),
-      accountInput: loadAccountInput,
     });
     key = await newKey('business', { perMinute: 100_000, monthlyLimit: 1_000_000 });
     console.log(`cdk.out gateway: synth with bundles ${synthMs} ms, gateway start ${startMs} ms`);
@@ -378,7 +376,6 @@ describe('an assembly the gateway cannot serve', () => {
       const store = new AccountsStore(server.functions.client, accountsTable, {
         clock: () => new Date(),
         randomBytes: (n) => randomBytes(n),
-        accountInput: loadAccountInput,
       });
       const account = await store.createAccount({ accountId: 'cdk-out-faults', plan: 'business', verified: true });
       const valid = { [API_KEY_HEADER]: (await store.createKey(account.accountId, 'faults')).key };

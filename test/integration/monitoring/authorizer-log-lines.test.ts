@@ -13,7 +13,6 @@ import {
   NO_PLAN,
   SERVICE_NAME,
 } from '../../../lambdas/core/metric-names';
-import { loadAccountInput } from '../../../lambdas/core/store/account-input-loader';
 import { AccountsStore } from '../../../lambdas/core/store/accounts-store';
 import { DYNAMODB_ENDPOINT_ENV } from '../../../lambdas/core/store/clients';
 import { ACCOUNTS_TABLE } from '../../../lambdas/core/store/tables';
@@ -155,7 +154,6 @@ describe.each<LambdaLogFormat>(['Text', 'JSON'])('the authorizer bundle under La
     const store = new AccountsStore(tables.client, tables.accountsTable, {
       clock: () => new Date(),
       randomBytes: (n) => randomBytes(n),
-      accountInput: loadAccountInput,
     });
     const account = async (plan: PlanId, overrides: LimitOverrides) => {
       const created = await store.createAccount({ plan, verified: true, overrides });

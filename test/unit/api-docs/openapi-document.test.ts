@@ -18,7 +18,6 @@ import { KEY_CREATION_LIMIT } from '../../../lambdas/core/dashboard/deps';
 import { ERROR_CATALOG } from '../../../lambdas/core/domain/errors';
 import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES } from '../../../lambdas/core/http/dashboard-routes';
 import { ROUTES, routeById } from '../../../lambdas/core/http/routes';
-import { loadAccountInput } from '../../../lambdas/core/store/account-input-loader';
 import { AccountsStore, InvalidAccountInputError } from '../../../lambdas/core/store/accounts-store';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -480,7 +479,6 @@ describe('the dashboard API in the OpenAPI document', () => {
       const store = new AccountsStore(client, 'accounts', {
         clock: () => new Date(),
         randomBytes: (n) => new Uint8Array(n),
-        accountInput: loadAccountInput,
       });
       const storeAccepts = (name: string) =>
         store.createKey('acc_x', name).then(
