@@ -74,26 +74,27 @@ export const endpoint = defineEndpoint({
   },
 });
 
+const NOTES =
+  'Each upstream source the deployment ingests from (its `sources` setting), in order of precedence: the ECB ' +
+  'first, the central banks in the configured order, the aggregator (currency-api) last. For each currency and ' +
+  'day one quote is served: the ECB for the currencies it quotes; then the currency\u2019s issuing central bank; ' +
+  'then the other official publishers in that order, daily tables before weekly ones; currency-api only where no ' +
+  'official publisher quotes the currency. Each source shows what it is (publisher, country, kind of rate, data ' +
+  'and terms pages), its schedule, its last successful fetch, the newest day it published with when, the ' +
+  'currencies it provides that day, the ones the latest rates take from it now, and how its quotes compared with ' +
+  'the rates served from other publishers. Ingestion records a source after every run it delivered in; a source ' +
+  'that fails keeps the facts of its last success. The facts are read at most once a minute, so they can trail a ' +
+  'run by up to 60 s. Any plan.';
+
 /** The route's part of the API reference (api-docs/); never called in a function, so never bundled. */
 export function docs(): RouteDocs {
   const nullableUrl = (description: string) => ({
     oneOf: [{ type: 'string', format: 'uri' }, { type: 'null' }],
     description,
   });
-  const count = { type: 'integer', minimum: 0 };
   return {
     tag: 'Rates',
-    notes:
-      'Each upstream source the deployment ingests from (its `sources` setting), in order of precedence: the ECB ' +
-      'first, the central banks in the configured order, the aggregator (currency-api) last. For each currency and ' +
-      'day one quote is served: the ECB for the currencies it quotes; then the currency\u2019s issuing central bank; ' +
-      'then the other official publishers in that order, daily tables before weekly ones; currency-api only where no ' +
-      'official publisher quotes the currency. Each source shows what it is (publisher, country, kind of rate, data ' +
-      'and terms pages), its schedule, its last successful fetch, the newest day it published with when, the ' +
-      'currencies it provides that day, the ones the latest rates take from it now, and how its quotes compared with ' +
-      'the rates served from other publishers. Ingestion records a source after every run it delivered in; a source ' +
-      'that fails keeps the facts of its last success. The facts are read at most once a minute, so they can trail a ' +
-      'run by up to 60 s. Any plan.',
+    notes: NOTES,
     parameters: {},
     // The status item and LATEST, read from the store (cached for 60 s).
     errors: ['service-unavailable'],
@@ -170,57 +171,7 @@ export function docs(): RouteDocs {
                     'The codes the latest rates currently take from this source, sorted; EUR is left out. These are ' +
                     'the codes `expand=sources` attributes to it in `/rates/latest`.',
                 },
-                cross_check: {
-                  oneOf: [
-                    object(
-                      {
-                        date: {
-                          type: 'string',
-                          format: 'date',
-                          description: 'The day checked: the source\u2019s newest.',
-                        },
-                        tolerance: {
-                          type: 'number',
-                          description: 'The relative spread above which a quote counts as over tolerance (0.05 = 5 %).',
-                        },
-                        compared: {
-                          ...count,
-                          description:
-                            'How many of its quotes were compared with a rate served from another publisher.',
-                        },
-                        over_tolerance: {
-                          ...count,
-                          description: 'How many of those differ by more than the tolerance.',
-                        },
-                        max_spread: {
-                          type: 'number',
-                          minimum: 0,
-                          description: 'The widest relative spread, |quote \u2212 served| / served.',
-                        },
-                        worst: {
-                          oneOf: [
-                            object(
-                              {
-                                code: ref('CurrencyCode'),
-                                spread: { type: 'number', minimum: 0 },
-                                served_by: ref('SourceId'),
-                              },
-                              ['code', 'spread', 'served_by'],
-                            ),
-                            { type: 'null' },
-                          ],
-                          description: 'The quote with that spread, and the source whose rate was served for it.',
-                        },
-                      },
-                      ['date', 'tolerance', 'compared', 'over_tolerance', 'max_spread', 'worst'],
-                    ),
-                    { type: 'null' },
-                  ],
-                  description:
-                    'Its newest day\u2019s quotes against the rates served that day where another publisher\u2019s ' +
-                    'quote was chosen; null before any was compared. The ECB, which serves every code it quotes, and ' +
-                    'currency-api, never checked, have none.',
-                },
+                cross_check: crossCheckSchema(),
               },
               [
                 'id',
@@ -246,6 +197,61 @@ export function docs(): RouteDocs {
       ),
     },
     example: { sources: EXAMPLE_SOURCES.map(exampleSource) },
+  };
+}
+
+/** `cross_check` of one source: its newest day's quotes against the rates served from other publishers. */
+function crossCheckSchema() {
+  const count = { type: 'integer', minimum: 0 };
+  return {
+    oneOf: [
+      object(
+        {
+          date: {
+            type: 'string',
+            format: 'date',
+            description: 'The day checked: the source\u2019s newest.',
+          },
+          tolerance: {
+            type: 'number',
+            description: 'The relative spread above which a quote counts as over tolerance (0.05 = 5 %).',
+          },
+          compared: {
+            ...count,
+            description: 'How many of its quotes were compared with a rate served from another publisher.',
+          },
+          over_tolerance: {
+            ...count,
+            description: 'How many of those differ by more than the tolerance.',
+          },
+          max_spread: {
+            type: 'number',
+            minimum: 0,
+            description: 'The widest relative spread, |quote \u2212 served| / served.',
+          },
+          worst: {
+            oneOf: [
+              object(
+                {
+                  code: ref('CurrencyCode'),
+                  spread: { type: 'number', minimum: 0 },
+                  served_by: ref('SourceId'),
+                },
+                ['code', 'spread', 'served_by'],
+              ),
+              { type: 'null' },
+            ],
+            description: 'The quote with that spread, and the source whose rate was served for it.',
+          },
+        },
+        ['date', 'tolerance', 'compared', 'over_tolerance', 'max_spread', 'worst'],
+      ),
+      { type: 'null' },
+    ],
+    description:
+      'Its newest day\u2019s quotes against the rates served that day where another publisher\u2019s ' +
+      'quote was chosen; null before any was compared. The ECB, which serves every code it quotes, and ' +
+      'currency-api, never checked, have none.',
   };
 }
 
