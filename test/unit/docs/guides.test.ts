@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PLAN_IDS, PLANS } from '../../../lambdas/core/domain/plans';
@@ -131,5 +132,29 @@ describe('the guides', () => {
       .map((line) => line.split('|')[1] ?? '');
     const documented = new Set(table.flatMap((cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1])));
     expect(CONTEXT_KEYS.filter((key) => !documented.has(key))).toEqual([]);
+  });
+});
+
+describe('the pointers from the code to the docs', () => {
+  const sources = execFileSync('git', ['ls-files', '*.ts', '*.mjs'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((file) => file && !file.startsWith('test/'));
+  const pointers = sources.flatMap((file) =>
+    [...read(join(ROOT, file)).matchAll(/\/\/ Why: (docs\/[\w-]+\.md)#([\w-]+)/g)].map((m) => ({
+      file,
+      guide: m[1] ?? '',
+      anchor: m[2] ?? '',
+    })),
+  );
+
+  it('finds the one-line pointers the clever parts left at their sites', () => {
+    expect(pointers.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('points only at sections that exist', () => {
+    const missing = pointers.filter(
+      ({ guide, anchor }) => !existsSync(join(ROOT, guide)) || !anchorsOf(read(join(ROOT, guide))).has(anchor),
+    );
+    expect(missing).toEqual([]);
   });
 });
