@@ -10,7 +10,7 @@ import { PLANS } from '../lambdas/core/domain/plans';
 import { effectiveLimit } from '../lambdas/core/domain/quota';
 import { DASHBOARD_BASE_PATH, DASHBOARD_ROUTES } from '../lambdas/core/http/dashboard-routes';
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
-import { rateLimitHeaders } from '../lambdas/core/http/metering-headers';
+import { rateLimitHeaders } from '../lambdas/core/http/middleware';
 import { MAX_PARAMETER_LENGTH, MAX_TARGET_LIST_LENGTH } from '../lambdas/core/http/parameters';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES, type RouteDefinition } from '../lambdas/core/http/routes';
 import { version } from '../package.json';
@@ -177,7 +177,7 @@ function errorHeaders(status: number): NonNullable<ResponseObject['headers']> {
     'Cache-Control': cacheControl(ERROR_CACHE_CONTROL, 'Error responses are never cached.'),
     'X-Request-Id': headerRef('X-Request-Id'),
   };
-  // 503: when the authorizer could not reach its store (lambdas/core/http/metering-headers.ts); other 503s lack it.
+  // 503: when the authorizer could not reach its store (lambdas/core/http/middleware.ts); other 503s lack it.
   if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
   // 401s never reach metering.
   if (status !== 401) Object.assign(headers, meteringHeaderRefs());

@@ -12,7 +12,6 @@ import {
 } from '../../../api-docs/route-docs';
 import { convert, crossRate } from '../domain/rates';
 import { pathParams, singleQuery } from '../http/api-handler';
-import { RawNumber } from '../http/json';
 import {
   AMOUNT,
   currency,
@@ -24,7 +23,7 @@ import {
   readAll,
   readTargetList,
 } from '../http/parameters';
-import { successResponse } from '../http/responses';
+import { RawNumber, successResponse } from '../http/responses';
 import { current, requireServed } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';

@@ -1,9 +1,8 @@
 import { CODE_PATTERN, LOCALE_DOC, object, type RouteDocs } from '../../../api-docs/route-docs';
 import { currencyInfo, type Locale } from '../domain/currencies';
 import { singleQuery } from '../http/api-handler';
-import { stringifyJson } from '../http/json';
 import { documented, LOCALE, readAll } from '../http/parameters';
-import { successResponse } from '../http/responses';
+import { stringifyJson, successResponse } from '../http/responses';
 import { current } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';

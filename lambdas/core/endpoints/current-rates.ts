@@ -2,7 +2,7 @@
 import { isActiveCode } from '../domain/currencies';
 import { ServiceUnavailableError, UnsupportedCurrencyError } from '../domain/errors';
 import { crossRate, PIVOT, type RateSnapshot, SOURCE_IDS, type SourceId } from '../domain/rates';
-import { STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/metering-headers';
+import { STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/middleware';
 import { logger } from '../observability';
 import { isStoreUnavailable } from '../store/store-errors';
 import type { EndpointDeps } from './deps';

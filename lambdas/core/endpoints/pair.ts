@@ -13,9 +13,8 @@ import {
 } from '../../../api-docs/route-docs';
 import { convert } from '../domain/rates';
 import { pathParams, singleQuery } from '../http/api-handler';
-import { RawNumber } from '../http/json';
 import { AMOUNT, currency, documented, EXPAND, type Expand, type RawParameters, readAll } from '../http/parameters';
-import { successResponse } from '../http/responses';
+import { RawNumber, successResponse } from '../http/responses';
 import { currentPair, sourcesOf } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';

@@ -15,7 +15,6 @@ import {
 import { pathParams, singleQuery } from '../http/api-handler';
 import { acceptsCsv, CSV_CONTENT_TYPE, seriesCsv } from '../http/csv';
 import { headerValue } from '../http/headers';
-import { RawNumber } from '../http/json';
 import { accessOf } from '../http/middleware';
 import {
   documented,
@@ -29,7 +28,7 @@ import {
   SERIES_FORMATS,
   type SeriesFormat,
 } from '../http/parameters';
-import { successResponse } from '../http/responses';
+import { RawNumber, successResponse } from '../http/responses';
 import { TIMESERIES_CACHE_CONTROL } from '../http/routes';
 import type { RateReader } from '../service/rate-reader';
 import { storeRead } from './current-rates';

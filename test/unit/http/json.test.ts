@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { RawNumber, stringifyJson } from '../../../lambdas/core/http/json';
+import { RawNumber, stringifyJson } from '../../../lambdas/core/http/responses';
 
 describe('stringifyJson', () => {
   it('splices raw decimals into the text unquoted, digit for digit', () => {

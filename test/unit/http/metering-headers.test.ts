@@ -4,7 +4,7 @@ import {
   refusalHeaders,
   STORE_UNAVAILABLE_RETRY_AFTER_SECONDS,
   verdictError,
-} from '../../../lambdas/core/http/metering-headers';
+} from '../../../lambdas/core/http/middleware';
 import { METER_AT, proMeter } from '../../support/meter';
 
 describe('verdictError', () => {

@@ -13,7 +13,7 @@ import {
   secondsUntilMinuteReset,
   secondsUntilMonthReset,
 } from '../../../lambdas/core/domain/quota';
-import { rateLimitHeaders } from '../../../lambdas/core/http/metering-headers';
+import { rateLimitHeaders } from '../../../lambdas/core/http/middleware';
 import { proMeter } from '../../support/meter';
 
 const at = (iso: string): number => Date.parse(iso);
