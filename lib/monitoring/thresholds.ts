@@ -66,5 +66,3 @@ export function ingestionAlarmFigures(config: Pick<DeployConfig, 'sources' | 'in
     minCurrencies: daily ? ALARM_THRESHOLDS.minCurrencies.withCurrencyApi : ALARM_THRESHOLDS.minCurrencies.ecbOnly,
   };
 }
-
-export type IngestionAlarmFigures = ReturnType<typeof ingestionAlarmFigures>;
