@@ -28,7 +28,6 @@ const RENDERERS: Readonly<Record<View, ViewRenderer>> = {
 /** Tokens this close to expiry count as expired, so a call does not leave with a token that dies on the way. */
 const EXPIRY_MARGIN_MS = 30_000;
 
-/** The sessionStorage entry that lets a reload of this tab renew its session. */
 const STORED_SESSION = 'fxrates.dashboard.session';
 
 interface StoredSession {
@@ -41,9 +40,7 @@ function storeSession(value: StoredSession | null): void {
   try {
     if (value === null) sessionStorage.removeItem(STORED_SESSION);
     else sessionStorage.setItem(STORED_SESSION, JSON.stringify(value));
-  } catch {
-    // Nothing to do: the session in memory is unaffected.
-  }
+  } catch {}
 }
 
 function storedSession(): StoredSession | null {
