@@ -66,7 +66,6 @@ export interface LocalDashboardOptions {
   handlers: Readonly<Record<DashboardRouteId, ProxyHandler>>;
   /** API Gateway's Cognito authorizer: the token's claims when it accepts the token, else undefined. */
   verifyToken: (authorization: string | undefined) => Promise<Readonly<Record<string, unknown>> | undefined>;
-  /** The page's files by path (`/`, `/app.js`, `/config.json`, …). */
   pages: ReadonlyMap<string, StaticPage>;
 }
 
@@ -106,7 +105,6 @@ export function documentationPages(): ReadonlyMap<string, StaticPage> {
   ]);
 }
 
-/** The options with their defaults filled in, and what the HTTP side needs. */
 interface Gateway extends GatewayCore, Required<Omit<LocalGatewayOptions, 'dashboard' | 'requestId' | 'onError'>> {
   dashboard: LocalDashboardOptions | undefined;
 }
@@ -208,9 +206,7 @@ async function authorize(
     return await gateway.authorizer(event, lambdaContext('authorizer', requestId));
   } catch (error) {
     if (error instanceof Error && error.message === 'Unauthorized') return renderGateway('UNAUTHORIZED', requestId);
-    // API Gateway answers a Lambda authorizer that fails (throws, times out) with AUTHORIZER_CONFIGURATION_ERROR.
-    // The authorizer throws only for faults of the deployment (a missing table, a refused permission); a store
-    // outage is its `unavailable` verdict, which the endpoint renders as 503.
+    // As API Gateway answers a Lambda authorizer that throws or times out (gateway-responses.ts says when).
     gateway.onError(error, requestId);
     return renderGateway('AUTHORIZER_CONFIGURATION_ERROR', requestId);
   }

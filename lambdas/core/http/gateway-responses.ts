@@ -59,8 +59,7 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
     headers: { 'Retry-After': "'1'" },
   },
   { type: 'QUOTA_EXCEEDED', status: 429, template: envelope('quota-exceeded') },
-  // API Gateway's answer when it cannot use an authorizer's result; a store outage never gets here (the authorizer
-  // answers it with its `unavailable` verdict, rendered 503 by the endpoint), so a retry may still succeed.
+  // API Gateway's answer when it cannot use an authorizer's result; a store outage is the authorizer's 503 instead.
   { type: 'AUTHORIZER_FAILURE', status: 503, template: envelope('service-unavailable') },
   // A Lambda authorizer that throws or times out: a fault of the deployment (a missing table, a refused permission).
   { type: 'AUTHORIZER_CONFIGURATION_ERROR', status: 500, template: envelope('internal-error') },
