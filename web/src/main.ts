@@ -1,7 +1,6 @@
 /**
- * The dashboard's entry: reads /config.json, then draws the view the URL's hash names. The ID and access tokens
- * live in this module's closure only; the refresh token is also kept in this tab's sessionStorage, so a reload
- * renews the session instead of ending it (app.ts says what that costs and why it is kept there).
+ * The dashboard's entry: reads /config.json, then draws the view the URL's hash names. Where the tokens live, and
+ * why: app.ts.
  */
 import { ApiFailure, createDashboardApi } from './api';
 import type { App, Notice, Session, ViewRenderer } from './app';
