@@ -1,8 +1,6 @@
 /**
- * Every account of the accounts table, for the operator's admin CLI. The table has no index over accounts (its two
- * indexes hold key items only), so listing is a Scan of the whole table filtered to the `ACCOUNT#` items: an
- * operator's tool whose cost grows with the table (key and usage items are read and filtered out, each counted
- * against the read capacity), never something a request path may call.
+ * Every account, for the admin CLI: no index holds accounts, so this is a Scan of the whole table whose cost grows
+ * with it, never something a request path may call.
  */
 import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { type Account, accountFromItem, MalformedItemError } from '../lambdas/core/store/account-items';
@@ -28,10 +26,7 @@ const byCreationThenId = (a: Account, b: Account): number => {
   return 0;
 };
 
-/**
- * Every account, oldest first (ties by id). A paginated, strongly consistent Scan, so that an account created a
- * moment ago is listed; a malformed item fails the listing and is named by its key.
- */
+/** Strongly consistent, so an account created a moment ago is listed; a malformed item fails, named. */
 export async function listAccounts(client: DynamoDBDocumentClient, tableName: string): Promise<Account[]> {
   const names = Object.fromEntries(ATTRIBUTES.map((name, i) => [`#a${i}`, name]));
   const accounts: Account[] = [];

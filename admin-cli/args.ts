@@ -30,7 +30,6 @@ export type StoreTarget =
 
 export type Invocation = { kind: 'help' } | { kind: 'run'; command: AdminCommand; json: boolean; target: StoreTarget };
 
-/** The option that opens a stopped store directly. */
 export const STOPPED_OPTION = '--stopped';
 
 export const USAGE = `Usage: npm run --silent admin -- <noun> <verb> [arguments] [options]
@@ -146,11 +145,7 @@ interface Tokens {
   options: Map<OptionName, string | true>;
 }
 
-/**
- * Tokenized by node:util's parseArgs, checked here so that every mistake gets a one-line reason: every option is
- * known, given at most once, booleans take no value, and string options need one that is not another `--` option.
- * `-h` is the only short option; any other argument starting with one dash is refused whole.
- */
+/** Checked beyond parseArgs so that every mistake gets a one-line reason. */
 function tokenize(argv: readonly string[]): Tokens {
   const { tokens } = parseArgs({
     args: [...argv],

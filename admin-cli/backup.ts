@@ -1,7 +1,6 @@
 /**
- * Backup and restore of the accounts table: every item (accounts, keys by their hash, usage counters) as DynamoDB
- * JSON, so numbers and types come back exact, in one JSON file whose header says what it is, where it came from and
- * the SHA-256 of its items. A restore checks the whole file before it writes anything.
+ * Backup and restore of the accounts table as DynamoDB JSON (numbers and types come back exact), in one file whose
+ * header names its origin and the SHA-256 of its items.
  */
 import { createHash } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
@@ -142,11 +141,7 @@ export function describeCounts(counts: ItemCounts): string {
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
-/**
- * Every item of the table: a paginated Scan with ConsistentRead, so each item is read whole and as last written
- * (items changed during the scan may be from slightly different moments). Sorted by `pk`, so two backups of the
- * same data are the same file but for their time.
- */
+/** Sorted by `pk`, so two backups of the same data are the same file but for their time. */
 export async function scanItems(raw: DynamoDBClient, tableName: string): Promise<JsonItem[]> {
   const items: JsonItem[] = [];
   for await (const page of paginateScan({ client: raw }, { TableName: tableName, ConsistentRead: true })) {
@@ -236,10 +231,7 @@ function validSource(value: unknown): value is StoreSource {
   return source.kind === 'aws' && typeof source.table === 'string' && typeof source.region === 'string';
 }
 
-/**
- * The backup in `text`, checked whole: JSON, format, version, header, the item count, the SHA-256 of the items, and
- * every item as DynamoDB JSON with a string `pk`. Any fault is a BackupRefusedError naming it; `label` names the file.
- */
+/** Checked whole before anything is written; any fault is a BackupRefusedError naming it. */
 export function decodeBackup(text: string, label: string): Backup {
   const damaged = (what: string) =>
     new BackupRefusedError('backup-damaged', `The backup ${label} is damaged: ${what}. Nothing was written.`);
@@ -296,10 +288,7 @@ export function decodeBackup(text: string, label: string): Backup {
   };
 }
 
-/**
- * Writes the file whole: a temporary file beside it (mode 600), flushed to disk, then renamed over the name, so a
- * reader or a crash never leaves half a backup under it.
- */
+/** A temporary file beside it (mode 600), flushed, then renamed: never half a backup under the name. */
 export async function writeFileWhole(path: string, text: string): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
@@ -403,9 +392,8 @@ async function batchWrite(
 }
 
 /**
- * Writes the backup's items into the table. Refused, with nothing written, when the table holds any account or key
- * and `replace` is not set. Every account's `active_keys` is set from the key items the table holds afterwards (the
- * backup's and any the table kept), so the plan's key limit counts what is really active.
+ * Refused, with nothing written, when the table holds any account or key and `replace` is not set. `active_keys` is
+ * recounted from the key items afterwards, so the plan's key limit counts what is really active.
  */
 export async function restoreItems(
   raw: DynamoDBClient,

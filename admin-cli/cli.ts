@@ -145,7 +145,6 @@ async function execute(
   return runCommand(command, store);
 }
 
-/** The admin CLI as a function: argv in, exit status out, all output through `io`. */
 export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<number> {
   const json = argv.includes('--json');
   const fail = (failure: Failure): number => {

@@ -112,7 +112,6 @@ function accountTable(accounts: readonly Account[]): string[] {
   ];
 }
 
-/** Runs one parsed command against the store; refusals surface as the store's AccountsError subclasses. */
 export async function runCommand(command: AdminCommand, store: AdminStore): Promise<CommandOutput> {
   switch (command.kind) {
     case 'account-create': {

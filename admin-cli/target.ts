@@ -1,7 +1,6 @@
 /**
- * Which store the admin CLI works on, and the one way to open it. A local target is the store of the fxrates server
- * running with the data directory: the CLI never opens a store nobody serves unless told to (`--stopped`), and never
- * creates one silently, so an account cannot land in a store the server does not read.
+ * Which store the admin CLI works on. Never a store nobody serves unless told (`--stopped`), and never one created
+ * silently, so an account cannot land in a store the server does not read.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +13,6 @@ import { EMBEDDED_STORE_DIR, localTableNames, readEndpointFile, storeIsLocked } 
 import { lockHolder, readLock, runningServers, type ServerRecord } from '../local-server/running-servers';
 import { STOPPED_OPTION, type StoreTarget } from './args';
 
-/** The local server's table name. */
 export const LOCAL_ACCOUNTS_TABLE_NAME = localTableNames().accounts;
 export { EMBEDDED_STORE_DIR, ENDPOINT_FILE, endpointAnswers, readEndpointFile } from '../local-server/local-store';
 
@@ -68,11 +66,7 @@ function localClient(endpoint: string, maxAttempts?: number): DynamoDBClient {
   });
 }
 
-/**
- * What answers at `endpoint`: a DynamoDB-compatible store with the accounts table, one without it (a server that
- * has not created its tables yet), or nothing that speaks DynamoDB (a closed port, or another program that took the
- * port of a server that ended). Asked with DescribeTable, once, within `timeoutMs`.
- */
+/** Nothing that speaks DynamoDB may be a closed port, or another program on the port of a server that ended. */
 export async function probeStore(endpoint: string, timeoutMs: number): Promise<'table' | 'no-table' | 'none'> {
   const client = localClient(endpoint, 1);
   try {
@@ -96,10 +90,7 @@ export function holdsStore(dataDir: string): boolean {
   return existsSync(join(dataDir, EMBEDDED_STORE_DIR));
 }
 
-/**
- * The refusal when no server runs with the data directory: it names the servers that do run (from the per-user
- * list), and how to point the CLI at one or work on the stopped store on purpose.
- */
+/** Names the servers that do run, and how to point the CLI at one or at the stopped store on purpose. */
 export function noServerMessage(dataDir: string, running: readonly ServerRecord[], hasStore: boolean): string {
   const others = running.filter((server) => server.dataDir !== dataDir);
   const head = hasStore
@@ -124,9 +115,8 @@ export function noServerMessage(dataDir: string, running: readonly ServerRecord[
 }
 
 /**
- * The running server's store of a data directory: the endpoint in the lock of the live server that holds it, else
- * (a server that records no endpoint in its lock) the endpoint file, when no lock says its writer has ended.
- * An endpoint file that another running server's lock claims is that server's store, left behind by an ended one.
+ * The endpoint in the live holder's lock, else the endpoint file when no lock says its writer has ended; one that
+ * another running server's lock claims is that server's store, left behind by an ended one.
  */
 async function openRunningStore(dataDir: string, timeoutMs: number): Promise<OpenedStore> {
   const holder = lockHolder(dataDir);

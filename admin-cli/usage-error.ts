@@ -1,7 +1,4 @@
-/**
- * Bad command-line input, shared by the admin CLI and the backfill script: each prints the message as one line
- * and exits with status 2.
- */
+/** Bad command-line input (admin CLI and backfill): printed as one line, exit status 2. */
 export class UsageError extends Error {
   readonly code = 'usage';
   constructor(message: string) {

@@ -1,7 +1,6 @@
 /**
- * `npm run build:docs [-- OUT_DIR]`: writes the OpenAPI document and the reference page into OUT_DIR
- * (dist/site by default) as openapi.json and docs/index.html, after validating the document against the
- * official OpenAPI 3.1 schema.
+ * `npm run build:docs [-- OUT_DIR]`: the OpenAPI document and reference page into OUT_DIR (dist/site by default),
+ * after validating the document against the official OpenAPI 3.1 schema.
  */
 import { resolve } from 'node:path';
 import { validateOpenApi } from './openapi-validator';

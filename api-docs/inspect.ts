@@ -34,11 +34,7 @@ const DOCUMENT_ID = 'urn:fxrates:openapi';
 const pointer = (parts: readonly string[]) =>
   parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
-/**
- * Validates bodies against the document's response schemas. The whole document is registered as one schema, so
- * the `#/components/...` references resolve inside it; OpenAPI's own fields are unknown keywords, ignored.
- * Formats are left to the patterns beside them.
- */
+/** The whole document is one schema, so `#/components/...` references resolve; formats are left to patterns. */
 export function bodyValidator(doc: OpenApiDocument) {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema(doc as unknown as object, DOCUMENT_ID);

@@ -229,10 +229,7 @@ export const DASHBOARD_TAG_DESCRIPTION = [
   `- An unknown path or method below \`${DASHBOARD_BASE_PATH}\` is \`404 not-found\`, as everywhere.`,
 ].join('\n');
 
-/**
- * The dashboard's own refusals as its functions word them (lambdas/core/dashboard/errors.ts and keys-create.ts),
- * for the examples of the codes an endpoint answers itself.
- */
+/** The dashboard's own refusals as its functions word them, for the examples. */
 const DASHBOARD_REFUSALS: ReadonlyMap<ErrorCode, ErrorExample> = new Map(
   [
     refusalOf(() =>

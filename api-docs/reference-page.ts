@@ -1,11 +1,7 @@
 /**
- * The API reference as one self-contained HTML page (inline CSS, no scripts, no external requests), rendered
- * from the OpenAPI document alone: whatever the page says, the document says. Operations that name their own
- * server and security (the account dashboard's API) are shown with that base URL and credential.
- *
- * It works at phone width without a script: under BREAKPOINT_PX the sidebar becomes a collapsible "Contents"
- * disclosure at the top, and wide tables and code scroll inside their own keyboard-focusable region, so the page
- * itself never scrolls sideways.
+ * The API reference as one self-contained HTML page (inline CSS, no scripts, no external requests), rendered from the
+ * OpenAPI document alone. Under BREAKPOINT_PX the sidebar becomes a "Contents" disclosure and wide content scrolls in
+ * its own focusable region, so the page never scrolls sideways.
  */
 import { API_KEY_HEADER } from '../lambdas/core/http/headers';
 import type {
@@ -47,7 +43,6 @@ function markdown(text: string): string {
     .join('\n');
 }
 
-/** A path that a narrow column breaks before a `/` rather than inside a word. */
 const breakable = (path: string): string => escapeHtml(path).replace(/(?<=.)\//g, '<wbr>/');
 
 const slug = (text: string): string =>
@@ -76,7 +71,6 @@ function operationsOf(doc: OpenApiDocument): Operation[] {
   );
 }
 
-/** Follows a local `$ref` into the document's components. */
 function resolve<T>(doc: OpenApiDocument, value: T | { $ref: string }): T {
   if (value && typeof value === 'object' && '$ref' in value && typeof value.$ref === 'string') {
     const target = value.$ref
@@ -152,10 +146,7 @@ function fieldsOf(doc: OpenApiDocument, raw: JsonSchema, prefix = '', required =
   return rows;
 }
 
-/**
- * A region that scrolls sideways by itself when its content is wider than the column. It takes keyboard focus, so
- * what is out of view can be scrolled to without a pointer, and its label names it when it does.
- */
+/** Focusable, so what is out of view can be scrolled to without a pointer; its label names it then. */
 const scrollRegion = (label: string, className = '') =>
   `class="${['scroll', className].filter(Boolean).join(' ')}" tabindex="0" role="region" aria-label="${escapeHtml(label)}"`;
 
@@ -210,7 +201,6 @@ function parametersSection(
   return table(`Parameters of ${name}`, ['Name', 'In', 'Required', 'Schema', 'Default', 'Description'], rows, 'params');
 }
 
-/** A shell word in single quotes. */
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function curlOf(method: string, path: string, operation: OperationObject): string {
@@ -317,10 +307,7 @@ function errorCatalog(doc: OpenApiDocument): string {
   return table('Error catalog', ['Status', 'Code', 'When', 'Default message'], rows, 'catalog');
 }
 
-/**
- * The base URL and the credential of a tag whose operations name their own server and security scheme (the
- * dashboard API), stated once above its operations; nothing for the others.
- */
+/** Stated once above the operations of a tag with its own server and security scheme (the dashboard API). */
 function ownAccess(doc: OpenApiDocument, operations: readonly Operation[]): string {
   const first = operations[0]?.operation;
   const server = first?.servers?.[0];
@@ -342,10 +329,7 @@ function ownAccess(doc: OpenApiDocument, operations: readonly Operation[]): stri
 }
 
 export interface ReferencePageOptions {
-  /**
-   * The site's icon (SVG text). The page carries it as a data: URL, so it stays self-contained and the browser
-   * asks no server for an icon; without it, the page names none.
-   */
+  /** SVG text, carried as a data: URL so the page stays self-contained. */
   icon?: string;
 }
 

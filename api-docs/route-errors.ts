@@ -1,8 +1,6 @@
 /**
- * Which (status, code) pairs each route can answer with, gathered from where they arise: the authorizer and the
- * admission check (every route), the parameters and refusals each route's module documents (its `docs()`), and
- * the responses the gateway renders itself (lambdas/core/http/gateway-responses.ts). The dashboard API's routes the same way: the Cognito authorizer and the claims check (every route), what each
- * endpoint refuses, and the dashboard API's own gateway responses.
+ * Which (status, code) pairs each route, public or dashboard, can answer with, gathered from where they arise: the
+ * authorizer and admission (or the claims check), each route's module, and the gateway responses.
  */
 import { KEY_CREATION_LIMIT } from '../lambdas/core/dashboard/deps';
 import { ERROR_CATALOG, type ErrorCode } from '../lambdas/core/domain/errors';
@@ -124,11 +122,7 @@ export interface RouteError {
   code: ErrorCode;
 }
 
-/**
- * Every (status, code) of the codes a function answers with (at their catalog status; an endpoint that throws
- * anything unexpected adds internal-error) and of the gateway responses of `table` a known route can get, by
- * status then code, without duplicates.
- */
+/** An endpoint that throws anything unexpected adds internal-error. */
 function collectErrors(codes: readonly ErrorCode[], table: readonly GatewayResponseDefinition[]): RouteError[] {
   const found = new Map<string, RouteError>();
   const add = (status: number, code: ErrorCode) => found.set(`${status} ${code}`, { status, code });
@@ -152,10 +146,7 @@ export function routeErrors(route: RouteDefinition): RouteError[] {
   return collectErrors(codes, GATEWAY_RESPONSES);
 }
 
-/**
- * Refusals of every dashboard route before its endpoint runs: the Cognito authorizer's (on AWS, a gateway
- * response), then the handler's reading of the token's claims (lambdas/core/http/dashboard-handler.ts).
- */
+/** The Cognito authorizer's refusals (gateway responses), then the handler's reading of the claims. */
 const DASHBOARD_ACCESS_ERRORS: readonly ErrorCode[] = ['unauthenticated', 'email-not-verified'];
 
 /** What a dashboard endpoint refuses on its own (lambdas/core/dashboard/<id>.ts and errors.ts). */
@@ -173,10 +164,7 @@ const DASHBOARD_ENDPOINT_ERRORS: Readonly<Record<DashboardRouteId, readonly Erro
 export const dashboardEndpointErrors = (route: DashboardRouteDefinition): readonly ErrorCode[] =>
   DASHBOARD_ENDPOINT_ERRORS[route.id];
 
-/**
- * The error of the first dashboard gateway response a known route can get with this status and code, read from
- * its template; undefined when no gateway response answers so.
- */
+/** Read from the first matching dashboard gateway response's template. */
 export function dashboardGatewayError(
   status: number,
   code: ErrorCode,
@@ -217,10 +205,7 @@ export const dashboardRouteName = (id: DashboardRouteId): string => {
   return `\`${route.method} ${DASHBOARD_BASE_PATH}${route.path}\``;
 };
 
-/**
- * What a code means in the dashboard API, where that differs from the public API's meaning (ERROR_WHEN, which the
- * dashboard's own codes already describe). Only the routes that list a code show its text.
- */
+/** Where a code's meaning differs from the public API's (ERROR_WHEN); shown only by routes listing it. */
 const DASHBOARD_ERROR_WHEN: Readonly<Partial<Record<ErrorCode, string>>> = {
   'invalid-parameter':
     `${dashboardRouteName('keys-create')} only: a body that is not JSON sent as \`application/json\`, or ` +

@@ -21,10 +21,7 @@ type AllFields<U> = { [K in U extends unknown ? keyof U : never]: unknown };
 
 type KeyView = AllFields<ReturnType<typeof keyView>>;
 
-/**
- * The longest key name, as the accounts store checks names (lambdas/core/store/accounts-store.ts, after trimming);
- * a unit test holds this schema's verdicts against the store's.
- */
+/** As the accounts store checks names; a unit test holds this schema's verdicts against the store's. */
 export const KEY_NAME_MAX_LENGTH = 64;
 
 /** A key name: printable ASCII, not only spaces. */

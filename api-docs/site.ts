@@ -14,11 +14,7 @@ export const REFERENCE_PAGE_FILE = 'docs/index.html';
 /** The site's one icon, the dashboard's (web/); the reference page carries it inline. */
 export const ICON_SOURCE = join(import.meta.dirname, '../web/favicon.svg');
 
-/**
- * The reference page's Content-Security-Policy: it has no scripts and loads nothing; its one stylesheet is inline
- * and its icon a data: URL. Wherever the page is served (the dashboard's distribution on AWS), it is served with
- * this policy.
- */
+/** No scripts, nothing loaded: its one stylesheet is inline and its icon a data: URL. */
 export const REFERENCE_PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
@@ -37,7 +33,6 @@ export function buildSite(): SiteFiles {
   };
 }
 
-/** Writes the site under `outDir`; returns the paths written. */
 export function writeSite(outDir: string, files: SiteFiles = buildSite()): string[] {
   return Object.entries(files).map(([name, content]) => {
     const path = join(outDir, name);

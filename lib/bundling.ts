@@ -1,7 +1,6 @@
 /**
- * How every function is bundled, as plain data. The CDK function construct and the bundle benchmark both read
- * this one object, so the sizes and init times the benchmark reports are those of the deployed bundles.
- * No CDK imports here: the benchmark loads this module without paying for aws-cdk-lib.
+ * How every function is bundled, as plain data that the CDK and the bundle benchmark both read, so the benchmark
+ * measures the deployed bundles. No CDK imports: the benchmark loads this without paying for aws-cdk-lib.
  */
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
@@ -15,10 +14,7 @@ export const PROJECT_ROOT = join(import.meta.dirname, '..');
 export const SERVICE_FUNCTIONS = ['authorizer', 'ingest'] as const;
 export type FunctionName = RouteId | DashboardRouteId | (typeof SERVICE_FUNCTIONS)[number];
 
-/**
- * Every deployed function: one per route of the public registry, one per route of the dashboard's, plus the
- * authorizer and ingestion.
- */
+/** One per route of either registry, plus the authorizer and ingestion. */
 export const FUNCTION_NAMES: readonly FunctionName[] = [
   ...ROUTES.map((route) => route.id),
   ...DASHBOARD_ROUTES.map((route) => route.id),
@@ -76,7 +72,6 @@ export const BUNDLE_OPTIONS = {
   externalModules: [] as string[],
   // Prefer packages' ES module builds: esbuild can tree-shake those, not their CommonJS builds.
   mainFields: ['module', 'main'],
-  // The SDK's credential chain, reduced to the environment credentials Lambda provides (see the module).
   // Relative to PROJECT_ROOT, where both the CDK and the benchmark run esbuild.
   // Why: docs/clever-parts.md#credential-provider-alias
   alias: { '@aws-sdk/credential-provider-node': './lambdas/core/lambda-credentials.ts' } as Record<string, string>,

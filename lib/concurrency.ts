@@ -6,16 +6,9 @@ import { DASHBOARD_ROUTES } from '../lambdas/core/http/dashboard-routes';
 import type { DeployConfig } from './config';
 
 export const RESERVED_CONCURRENCY = {
-  /**
-   * One: a scheduled run and a manual one never overlap. Lambda keeps a throttled asynchronous event and tries it
-   * again (lib/ingestion.ts, INGEST_RETRY); a synchronous `aws lambda invoke` is refused with 429 instead.
-   */
+  /** Runs never overlap; a throttled asynchronous event is retried (INGEST_RETRY), a manual invoke gets 429. */
   ingest: 1,
-  /**
-   * Each dashboard function: people at a page, a few calls per page view. A warm call takes tens of milliseconds,
-   * so 4 instances serve well over 50 calls a second per route; beyond that API Gateway answers 503 (the
-   * INTEGRATION_FAILURE gateway response) rather than letting sign-up traffic take the public API's concurrency.
-   */
+  /** Well over 50 calls a second per route; beyond, a 503 rather than sign-ups taking the public API's share. */
   dashboardFunction: 4,
 } as const;
 

@@ -1,7 +1,6 @@
 /**
- * Deployment settings, read from CDK context (`cdk deploy -c waf=false`, or the `context` block of cdk.json).
- * Values given on the command line arrive as strings, so booleans and numbers are coerced here, and a bad
- * value fails the synth with the flag's name instead of deploying something unintended.
+ * Deployment settings from CDK context (`cdk deploy -c waf=false`, or cdk.json); command-line values arrive as
+ * strings, and a bad value fails the synth with the flag's name.
  */
 import type { IConstruct } from 'constructs';
 import * as z from 'zod';
@@ -31,7 +30,7 @@ const acmCertificateArn = z
     'must be an ACM certificate ARN (arn:aws:acm:<region>:<account>:certificate/<id>)',
   );
 
-/** A stage name: short, because it goes into names of at most 64 characters together with the region. */
+/** Short: it goes into names of at most 64 characters together with the region. */
 const STAGE_PATTERN = /^[a-z](?:[a-z0-9-]{0,14}[a-z0-9])?$/;
 
 /** The only region whose ACM certificates CloudFront accepts. */
@@ -43,7 +42,6 @@ const SES_IDENTITY_ARN = /^arn:aws[a-z-]*:ses:([a-z]{2}(?:-[a-z]+)+-\d):(\d{12})
 /** The highest per-minute limit of any plan, with the 20 % margin WAF's approximate counting needs. */
 export const DEFAULT_KEY_RATE_LIMIT = Math.ceil(Math.max(...PLAN_IDS.map((id) => PLANS[id].perMinute)) * 1.2);
 
-/** Pairs of context keys that only make sense together. */
 const PAIRS = [
   ['domainName', 'certificateArn'],
   ['ratesTableName', 'accountsTableName'],
@@ -59,10 +57,7 @@ export const DeployConfigSchema = z.object({
   /** Stage-wide steady-state request rate (per second) and burst. */
   throttleRate: integerFlag(500, 1, 10_000),
   throttleBurst: integerFlag(1000, 1, 5_000),
-  /**
-   * Ingestion sources, in order of preference (the rate rule: the ECB first, a currency's issuing central bank
-   * next, the other official publishers in this order, currency-api last wherever it is listed).
-   */
+  /** In order of preference (the rate rule: ECB, issuing bank, other official publishers, currency-api last). */
   sources: z
     .string()
     .optional()
@@ -70,7 +65,6 @@ export const DeployConfigSchema = z.object({
     .transform((s) => s.split(',').map((x) => x.trim()))
     .pipe(z.array(z.enum(SOURCE_IDS)).min(1))
     .transform((ids) => [...new Set(ids)]),
-  /** EventBridge schedule expression of the ingestion run. */
   ingestSchedule: z
     .string()
     .optional()
@@ -92,11 +86,7 @@ export const DeployConfigSchema = z.object({
     .string()
     .regex(/^(none|[A-Z]{3}(,[A-Z]{3})*)$/, 'must be ISO currency codes separated by commas, or none')
     .optional(),
-  /**
-   * Where alarm notifications go: an e-mail address subscribed to the service's topic, and/or an existing SNS topic
-   * (its ARN) the alarms also notify. One of them is required unless `alarmNotifications=none` says, explicitly,
-   * that alarms may reach nobody (see ALARM_TARGET_REQUIRED).
-   */
+  /** One alarm target is required unless `alarmNotifications=none` (see ALARM_TARGET_REQUIRED). */
   alarmEmail: z.email().optional(),
   alarmTopicArn: z
     .string()
@@ -109,47 +99,23 @@ export const DeployConfigSchema = z.object({
   alarmNotifications: z.enum(['none'], { message: "the only value is 'none'" }).optional(),
   /** Share of its plan's quota (percent) past which an account raises the quota alarm. */
   quotaAlarmPercent: integerFlag(90, 50, 100),
-  /**
-   * Set API Gateway's account-level CloudWatch Logs role (one per account and region) from this stack. On by
-   * default: without that role the logged stages cannot be created, so a fresh account would roll back. Turn it off
-   * where the role is managed elsewhere (see CLOUDWATCH_ROLE_NOTICE).
-   */
+  /** On by default: without the account's role a fresh account would roll back (see CLOUDWATCH_ROLE_NOTICE). */
   apiGatewayCloudWatchRole: booleanFlag(true),
   /** X-Ray: active tracing on every function and both stages, and FXRATES_TRACING=true for the code. Off by default. */
   tracing: booleanFlag(false),
-  /**
-   * Requests per minute one X-API-Key value may send before the WAF answers 429 itself, in front of the authorizer.
-   * Defaults to a little above the highest plan's per-minute limit (WAF counts approximately); raise it for accounts
-   * whose per-minute limit is overridden above that.
-   */
+  /** Per X-API-Key value and minute; raise it for accounts whose per-minute limit is overridden above a plan's. */
   wafKeyRateLimit: integerFlag(DEFAULT_KEY_RATE_LIMIT, 10, 2_000_000_000),
-  /**
-   * Shift traffic to a new version of the authorizer and of every endpoint function with a CodeDeploy canary (10 %
-   * for 5 minutes, rolled back on the alias's error alarm). `false` shifts all at once, still rolled back on alarm.
-   */
+  /** CodeDeploy canary (10 % for 5 minutes); `false` shifts all at once. Both roll back on alarm. */
   canary: booleanFlag(true),
-  /**
-   * Optional custom domain of the public API: the host name and the ARN of an ACM certificate for it, in the stack's
-   * region. Both or neither; with them the API answers at https://<domainName>/v1/ and its execute-api endpoint is off.
-   */
+  /** The public API's custom domain and its certificate (stack region); the execute-api endpoint is then off. */
   domainName: hostName.optional(),
   certificateArn: acmCertificateArn.optional(),
-  /**
-   * Names of existing tables (the retained tables of an earlier deploy) for the service to use instead of creating
-   * new ones. Both or neither (docs/deploying.md: "Re-attaching the retained tables").
-   */
+  /** Retained tables of an earlier deploy (docs/deploying.md: "Re-attaching the retained tables"). */
   ratesTableName: tableName.optional(),
   accountsTableName: tableName.optional(),
-  /**
-   * Reserve Lambda concurrency (lib/concurrency.ts): one for ingestion, so two runs never overlap, and a cap on each
-   * dashboard function, so the dashboard cannot take the public API's concurrency. `false` for accounts whose
-   * concurrency limit is too low to reserve any (Lambda keeps 100 unreserved; new accounts often have 10 in all).
-   */
+  /** lib/concurrency.ts; `false` for accounts whose concurrency limit is too low to reserve any (often 10). */
   reservedConcurrency: booleanFlag(true),
-  /**
-   * Whom dashboard customers ask for a plan change: an e-mail address or an https:// URL, checked by the rule the
-   * dashboard functions apply and kept as the link they show (`mailto:` for an address). None when unset.
-   */
+  /** Whom customers ask for a plan change, checked by the dashboard functions' own rule and kept as their link. */
   upgradeContact: z
     .string()
     .optional()
@@ -161,19 +127,12 @@ export const DeployConfigSchema = z.object({
         return z.NEVER;
       }
     }),
-  /**
-   * Name of a second (third, ...) copy of the service beside the first in one account: it suffixes the stack names
-   * and every name that must be unique per account or region (lib/stage.ts). Unset: today's stack names, so an
-   * existing deployment is updated, not replaced.
-   */
+  /** A further copy of the service in one account (lib/stage.ts); unset keeps today's stack names. */
   stage: z
     .string()
     .regex(STAGE_PATTERN, 'must be 1 to 16 lower-case letters, digits or hyphens, starting with a letter')
     .optional(),
-  /**
-   * Optional custom domain of the account dashboard: the host name and the ARN of an ACM certificate for it, which
-   * CloudFront only takes from us-east-1. Both or neither; with them viewers need TLS 1.2 (TLSv1.2_2021).
-   */
+  /** The dashboard's custom domain and its certificate (us-east-1, CloudFront's only region). */
   dashboardDomainName: hostName.optional(),
   dashboardCertificateArn: acmCertificateArn
     .refine(
@@ -181,10 +140,7 @@ export const DeployConfigSchema = z.object({
       `must be a certificate in ${CLOUDFRONT_CERTIFICATE_REGION}: CloudFront uses ACM certificates from that region only`,
     )
     .optional(),
-  /**
-   * Send the dashboard's verification and reset codes through Amazon SES instead of Cognito's capped built-in
-   * e-mail: the From address and the ARN of the verified SES identity (that address, or its domain). Both or neither.
-   */
+  /** Send the dashboard's codes through SES instead of Cognito's capped built-in e-mail. */
   sesFromAddress: z.email().optional(),
   sesIdentityArn: z
     .string()
@@ -205,7 +161,6 @@ export type DeployConfig = z.infer<typeof DeployConfigSchema>;
 /** The context keys operators may set; docs/deploying.md lists them (a unit test keeps it so). */
 export const CONTEXT_KEYS = Object.keys(DeployConfigSchema.shape) as (keyof typeof DeployConfigSchema.shape)[];
 
-/** Reads the settings through a context lookup (`node.tryGetContext`), failing on any invalid value. */
 export function readDeployConfig(lookup: (key: string) => unknown): DeployConfig {
   const raw: Record<string, unknown> = {};
   for (const key of CONTEXT_KEYS) {
@@ -233,7 +188,6 @@ export function readDeployConfig(lookup: (key: string) => unknown): DeployConfig
   return config;
 }
 
-/** What an SES identity ARN names: the region and account it is verified in, and the address or domain. */
 interface SesIdentity {
   region: string;
   account: string;
@@ -247,10 +201,7 @@ export function parseSesIdentityArn(arn: string): SesIdentity {
   return { region: match[1], account: match[2], identity: match[3].toLowerCase() };
 }
 
-/**
- * Why SES would refuse to send as `from` under this identity, or undefined: SES sends only from a verified address
- * itself, or from any address of a verified domain.
- */
+/** SES sends only from a verified address itself, or from any address of a verified domain. */
 function sesSenderProblem(from: string, identityArn: string): string | undefined {
   const { identity } = parseSesIdentityArn(identityArn);
   const address = from.toLowerCase();
@@ -260,10 +211,7 @@ function sesSenderProblem(from: string, identityArn: string): string | undefined
   return address.endsWith(`@${identity}`) ? undefined : `the From address must be an address of the domain ${identity}`;
 }
 
-/**
- * One setting read from the context of any construct, through the same schema as readDeployConfig (which the app
- * has already run, so the value is known to be valid). For constructs that every part of the app creates alike.
- */
+/** For constructs every part of the app creates alike; readDeployConfig has already validated the value. */
 export function contextSetting<K extends keyof DeployConfig>(scope: IConstruct, key: K): DeployConfig[K] {
   const value = scope.node.tryGetContext(key);
   return DeployConfigSchema.shape[key].parse(value === '' ? undefined : value) as DeployConfig[K];

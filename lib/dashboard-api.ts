@@ -35,20 +35,15 @@ export interface DashboardApiProps {
   config: DeployConfig;
   /** The service's web ACL, when the WAF is on. */
   webAcl: WebAcl | undefined;
-  /**
-   * What the stage must be deployed after: the account-level logging role when this app creates it, which a stage
-   * with logging cannot be deployed without.
-   */
+  /** The account-level logging role, when this app creates it: a logged stage cannot be deployed before it. */
   loggingRole: IDependable | undefined;
   /** The CodeDeploy releases every route function goes through, as the public API's do. */
   releases: Releases;
 }
 
 /**
- * The dashboard's own JSON API: a REST API whose stage is `api`, reached by the page through its CloudFront
- * distribution. API Gateway's Cognito authorizer checks the ID token on every method; each route of the registry
- * (lambdas/core/http/dashboard-routes.ts) is one function with exactly the accounts-table actions and indexes the
- * registry lists for it, each action limited to the partition key prefixes of the items it touches.
+ * The dashboard's JSON API behind CloudFront, its Cognito authorizer on every method; each route is one function
+ * with exactly the table actions its registry entry lists, limited to the key prefixes of the items it touches.
  */
 export class DashboardApi extends Construct {
   readonly restApi: apigw.RestApi;

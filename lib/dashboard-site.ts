@@ -27,11 +27,7 @@ export function cognitoEndpoint(region: string): string {
   return `https://cognito-idp.${region}.amazonaws.com/`;
 }
 
-/**
- * The page's Content-Security-Policy with Cognito's origin in the stack's region. `dashboardCsp` checks that it is
- * given a real origin, which a region still unresolved at synthesis is not, so the policy is built for a stand-in
- * host whose region part is then replaced by the region.
- */
+/** `dashboardCsp` wants a real origin, which an unresolved region is not: a stand-in's region part is replaced. */
 export function pageCsp(region: string): string {
   const standIn = 'region-of-the-stack';
   const csp = dashboardCsp(cognitoEndpoint(standIn));
@@ -55,11 +51,7 @@ export interface DashboardSiteProps {
 /** The oldest TLS a viewer may use on the dashboard's custom domain (the default certificate cannot be set to it). */
 export const DASHBOARD_TLS_POLICY = cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021;
 
-/**
- * The dashboard's front door: one CloudFront distribution serving the page (static files in a private bucket,
- * read through origin access control), its config.json, the API reference under /docs/ with /openapi.json, and
- * the dashboard API under /api/, so the browser talks to a single origin and needs no CORS.
- */
+/** One CloudFront distribution for the page, the reference and the dashboard API: one origin, no CORS. */
 export class DashboardSite extends Construct {
   readonly bucket: s3.Bucket;
   readonly logBucket: s3.Bucket;
@@ -92,7 +84,6 @@ export class DashboardSite extends Construct {
     this.acknowledgeFindings(role, props.domain !== undefined);
   }
 
-  /** The page's files from the bucket, the dashboard API under /api/, the reference under /docs. */
   private createDistribution(props: DashboardSiteProps): cloudfront.Distribution {
     const filesOrigin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket, {
       originAccessControl: new cloudfront.S3OriginAccessControl(this, 'FilesAccess', {
@@ -157,11 +148,7 @@ export class DashboardSite extends Construct {
     });
   }
 
-  /**
-   * Copies the page, the reference and config.json into the bucket. The copy function is the construct's own (it
-   * copies with the AWS CLI); it gets a role of ours, without the AWS managed basic-execution policy, and a log
-   * group with the service's retention.
-   */
+  /** The copy function is BucketDeployment's own, with a role of ours (no managed policy) and our log retention. */
   private deployFiles(
     props: DashboardSiteProps,
     region: string,
@@ -225,8 +212,6 @@ export class DashboardSite extends Construct {
           'A CloudFront web ACL can only be created in us-east-1 and these stacks deploy to any region; the dashboard API behind /api/* carries the service’s regional web ACL on its stage (context flag waf), and the rest is public static files.',
       },
     );
-    // The copy function and its grants are BucketDeployment's own: it reads the staged zip files from the CDK
-    // bootstrap asset bucket and syncs them into the site bucket with `aws s3 sync`, using the CDK bucket grants.
     const stack = Stack.of(this);
     const filesArn = `<${stack.getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket)}.Arn>`;
     Validations.of(deploymentRole).acknowledge(
@@ -304,10 +289,7 @@ function filesBucket(scope: Construct, logBucket: s3.Bucket): s3.Bucket {
   });
 }
 
-/**
- * The CDK bootstrap asset bucket's name as cdk-nag prints it in a finding, for the default synthesizer this app
- * uses: a pseudo parameter the stack's environment does not fix is printed `<AWS::Region>`, a fixed one as its value.
- */
+/** The bootstrap asset bucket's name as cdk-nag prints it (an unfixed pseudo parameter as `<AWS::Region>`). */
 function assetBucketFinding(stack: Stack): string {
   const synthesizer = stack.synthesizer;
   const qualifier =

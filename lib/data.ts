@@ -10,12 +10,8 @@ export interface ExistingTables {
 }
 
 /**
- * The two tables, built from the same definitions the local bootstrap uses. Both hold state that cannot be
- * re-derived cheaply (accounts, keys, usage; the merged rate history), hence on-demand capacity, point-in-time
- * recovery, deletion protection, and RETAIN when the stack goes away.
- *
- * A retained table outlives its stack, and a new deploy would create empty ones beside it. Given the names of the
- * retained tables, the stack creates none and the service uses those (docs/deploying.md: "Re-attaching the retained tables").
+ * State that cannot be re-derived cheaply: point-in-time recovery, deletion protection, and RETAIN. Given the names
+ * of retained tables, the stack creates none (docs/deploying.md: "Re-attaching the retained tables").
  */
 export class Data extends Construct {
   readonly rates: dynamodb.ITable;

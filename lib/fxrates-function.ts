@@ -25,10 +25,7 @@ export interface FxratesFunctionProps {
   deadLetterQueue?: sqs.IQueue;
   /** Publish versions behind the alias `live`, moved by CodeDeploy (lib/release.ts). Callers then invoke `target`. */
   releases?: Releases;
-  /**
-   * Reserved concurrency: at most this many instances run at once, and the account keeps them for this function.
-   * Unset: the function draws on the account's unreserved pool.
-   */
+  /** Unset: the function draws on the account's unreserved pool. */
   reservedConcurrency?: number;
 }
 
@@ -38,7 +35,6 @@ export const FUNCTION_DEFAULTS = {
   // the Node.js 20 the tests run on (package.json engines); the bundles target the same version (lib/bundling.ts).
   runtime: lambda.Runtime.NODEJS_22_X,
   architecture: lambda.Architecture.ARM_64,
-  // X-Ray when the context flag `tracing` is on (see tracingOf); off by default.
   tracing: lambda.Tracing.DISABLED,
   logRetention: logs.RetentionDays.ONE_MONTH,
   // Lambda allots CPU in proportion to memory, and a cold start is CPU-bound script parsing; at the few
@@ -52,16 +48,11 @@ export const FUNCTION_DEFAULTS = {
   },
 } as const;
 
-/**
- * One Lambda function of the service: bundled from its entry (lib/bundling.ts) by the local esbuild (never Docker),
- * with its own role and log group. The role starts empty except for writing to that log group, so every data
- * permission is an explicit grant by the construct that wires the function.
- */
+/** Its role can only write its log group: every data permission is an explicit grant by whoever wires it. */
 export class FxratesFunction extends Construct {
   readonly function: NodejsFunction;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
-  /** The bundled source file. */
   readonly entry: string;
   /** Whether X-Ray traces this function (context flag `tracing`). */
   readonly tracing: boolean;
@@ -118,8 +109,7 @@ export class FxratesFunction extends Construct {
         externalModules: [...BUNDLE_OPTIONS.externalModules],
         mainFields: [...BUNDLE_OPTIONS.mainFields],
         esbuildArgs: { '--alias': Object.entries(functionAliases(props.name)).map(([from, to]) => `${from}=${to}`) },
-        // The X-Ray SDK is loaded by a dynamic import only when tracing is on (lambdas/core/store/xray.ts), so it is
-        // never in a bundle; a traced function gets it installed beside its bundle instead.
+        // Why: docs/clever-parts.md#x-ray-sdk-outside-the-bundles
         nodeModules: this.tracing ? ['aws-xray-sdk-core'] : [],
         forceDockerBundling: false,
       },

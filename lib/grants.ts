@@ -34,12 +34,8 @@ export function grantTable(role: iam.IRole, table: ITable, actions: readonly str
 const KEYLESS_ACTIONS = new Set(['Scan', 'DescribeTable']);
 
 /**
- * Allows these actions on the table only for items whose partition key matches one of the patterns
- * (`dynamodb:LeadingKeys`). ForAllValues: every key a request names must match. A request naming no key at all
- * would match too (ForAllValues over an empty set is true), so actions without keys are refused here.
- * Transactions need no action of their own: each Put, Update or Delete in TransactWriteItems is authorized as
- * PutItem, UpdateItem or DeleteItem on its own key
- * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis-iam.html).
+ * `dynamodb:LeadingKeys` with ForAllValues, which holds vacuously for a request naming no key, so actions without
+ * keys are refused. Each item of TransactWriteItems is authorized as its own PutItem, UpdateItem or DeleteItem.
  */
 export function grantTableItems(
   role: iam.IRole,
@@ -59,10 +55,7 @@ export function grantTableItems(
   );
 }
 
-/**
- * Allows Query, and nothing else, on exactly these global secondary indexes of the table. A table grant never
- * reaches its indexes: an index is a resource of its own (`<table ARN>/index/<name>`).
- */
+/** A table grant never reaches its indexes: each is a resource of its own (`<table ARN>/index/<name>`). */
 export function grantIndexQuery(role: iam.IRole, table: ITable, indexes: readonly string[]): void {
   if (indexes.length === 0) return;
   role.addToPrincipalPolicy(

@@ -1,16 +1,8 @@
 /**
- * Safe releases of the functions that answer requests: each publishes a version on every change, API Gateway calls
- * the alias `live`, and CodeDeploy moves `live` to the new version (by default 10 % of the traffic for 5 minutes,
- * then all of it), rolling back when the new version's release alarm fires. CloudFormation starts that deployment
- * itself when the alias's version changes (the alias's CodeDeployLambdaAliasUpdate policy), so `cdk deploy` waits
- * for it.
- *
- * The alarm judges the version being released by what its clients get: its share of 5xx answers. The endpoints
- * catch their failures and answer 500 or 503, which Lambda's `Errors` never counts, so each 5xx answer writes a
- * `ServerErrors` count with the function and version as dimensions (lambdas/core/http/server-errors.ts); Lambda's
- * own `Errors` (timeouts, crashes, the authorizer's thrown 500s) and `Invocations` of that version, by the alias
- * dimension `ExecutedVersion`, complete the share. The old version's stray errors are not in it, and a share, not a
- * count, is what a busy minute and a quiet one can be judged by alike.
+ * Safe releases: API Gateway calls each answering function's alias `live`, and CodeDeploy moves it to each new
+ * version (10 % for 5 minutes by default), rolling back when that version's share of 5xx answers breaches. The
+ * endpoints answer their own failures 500/503, which Lambda's `Errors` never counts, so they write a `ServerErrors`
+ * count per version (lambdas/core/http/server-errors.ts); a share, not a count, judges busy and quiet minutes alike.
  */
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -25,18 +17,9 @@ import { metricNamespace, stageOf } from './stage';
 export const LIVE_ALIAS = 'live';
 
 /**
- * How a release is judged, minute by minute: the new version's share of 5xx answers (its counted 5xx and its
- * function errors over its invocations) breaches at `serverErrorShare`, once it gave at least `minAnswers` answers
- * in the minute; `datapointsToAlarm` breaching minutes out of the last `evaluationPeriods` roll it back.
- *
- * - 5 % is far below what a broken release gives (a route that fails answers 100 %, one case in five 20 %) and far
- *   above a healthy version's background (a throttled read answered 503 now and then): one stray 5xx among 1,000
- *   answers is 0.1 %.
- * - Under 10 answers a minute the share is noise (one failure of 3 answers is 33 %), so such a minute counts as
- *   not breaching, as does a minute without invocations (missing data). A release that gets fewer answers than
- *   that in the canary's minutes is not judged by this alarm; the monitoring alarms still see its 5xx.
- * - 2 of 3 minutes: one unlucky minute (two stray errors among 10 answers) does not roll back, a version that
- *   keeps failing does, 2 to 3 minutes after its first answers plus CloudWatch's delay, within the canary's 5.
+ * 5 % is far below a broken release (a failing route answers 100 %) and far above a healthy background (one stray
+ * 5xx in 1,000 is 0.1 %). Under 10 answers a minute the share is noise, so such a minute does not breach. 2 of 3
+ * minutes: one unlucky minute does not roll back; a failing version does, within the canary's 5 minutes.
  */
 export const RELEASE_ALARM = {
   period: Duration.minutes(1),
@@ -46,10 +29,7 @@ export const RELEASE_ALARM = {
   datapointsToAlarm: 2,
 } as const;
 
-/**
- * CloudWatch's list price (us-east-1) of a standard-resolution alarm, per metric it reads, per month: an alarm on a
- * math expression pays for each metric of the expression.
- */
+/** CloudWatch's list price (us-east-1) per metric a standard alarm reads, per month (math pays per metric). */
 export const ALARM_METRIC_MONTHLY_USD = 0.1;
 
 /** What the release alarms of an app amount to, for the figures in docs/deploying.md and docs/operating.md. */
@@ -59,7 +39,6 @@ export interface ReleaseAlarmFigures {
   monthlyUsd: number;
 }
 
-/** Counts the release alarms and the metrics they read, and prices them at ALARM_METRIC_MONTHLY_USD per metric. */
 export function releaseAlarmFigures(releases: Releases): ReleaseAlarmFigures {
   const perAlarm = releases.releases.map(({ alarm }) => {
     const math = alarm.metric.toMetricConfig().mathExpression;
@@ -76,11 +55,7 @@ export function releaseAlarmFigures(releases: Releases): ReleaseAlarmFigures {
   };
 }
 
-/**
- * The share of 5xx answers of the version `version` of `fn` when invoked through the alias `live`. Lambda publishes
- * alias invocations with the dimensions FunctionName, Resource (`<function>:<alias>`) and ExecutedVersion (the
- * version that ran); the function writes its own count with function and version.
- */
+/** Lambda publishes alias invocations by FunctionName, Resource (`<function>:<alias>`) and ExecutedVersion. */
 export function serverErrorShare(fn: lambda.IFunction, version: string): cloudwatch.MathExpression {
   const { period } = RELEASE_ALARM;
   const byVersion = {
@@ -131,10 +106,7 @@ export interface Release {
   group: codedeploy.LambdaDeploymentGroup;
 }
 
-/**
- * The CodeDeploy application and service role that every released function shares, and the releases themselves.
- * The deployment groups live beside their functions (see `release`).
- */
+/** The CodeDeploy application and role every release shares; deployment groups live beside their functions. */
 export class Releases extends Construct {
   readonly application: codedeploy.LambdaApplication;
   readonly role: iam.Role;
@@ -158,15 +130,11 @@ export class Releases extends Construct {
     });
   }
 
-  /** Every release so far, in creation order. */
   get releases(): readonly Release[] {
     return this.all;
   }
 
-  /**
-   * Publishes `fn` behind the alias `live` and lets CodeDeploy shift traffic to each new version. Created in the
-   * function's own scope (`scope`), so each function keeps its resources together.
-   */
+  /** Created in the function's own scope, so each function keeps its resources together. */
   release(scope: Construct, fn: lambda.Function, name: string): Release {
     const version = fn.currentVersion;
     const alias = new lambda.Alias(scope, 'Live', { aliasName: LIVE_ALIAS, version });

@@ -26,11 +26,7 @@ export const TABLES_NOTICE = {
     'manages (their settings stay as they are).',
 } as const;
 
-/**
- * The stateful half: the tables and the dashboard's user pool. Kept in a stack of its own so the service stack can
- * be replaced, or deleted and redeployed, without going near the data; it only exports names, ids and ARNs, which
- * never change.
- */
+/** The stateful half (tables, user pool), apart so the service stack can be replaced without going near the data. */
 export class DataStack extends Stack {
   readonly data: Data;
   readonly users: DashboardUsers;

@@ -1,15 +1,12 @@
 /**
- * Names that let several copies of the service share one account: each copy is a stage (context `stage`), in any
- * region. CloudFormation names a stack's resources after the stack, so only names given explicitly need care:
- * regional ones carry the stage (through the stack name, or `stagePrefix`), and account-global ones (CloudFront's,
- * CloudWatch dashboards) also carry the region. The default stage keeps the names of the first release.
+ * Names that let several copies (stages) of the service share one account: explicit regional names carry the stage,
+ * account-global ones (CloudFront's, dashboards) the region too. The default stage keeps the first release's names.
  */
 import { Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { METRIC_NAMESPACE, SERVICE_NAME } from '../lambdas/core/metric-names';
 import { contextSetting } from './config';
 
-/** The stack ids (which are the stack names) of the default stage. */
 export const STACK_IDS = { data: 'FxratesData', service: 'FxratesService' } as const;
 
 /** The stack ids of a stage: the default stage keeps STACK_IDS, so an existing deployment is updated in place. */
@@ -29,7 +26,6 @@ export function metricNamespace(stage: string | undefined): string {
   return stage === undefined ? METRIC_NAMESPACE : `${METRIC_NAMESPACE}-${stage}`;
 }
 
-/** The stage of the app a construct belongs to. */
 export function stageOf(scope: IConstruct): string | undefined {
   return contextSetting(scope, 'stage');
 }

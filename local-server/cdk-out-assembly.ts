@@ -1,7 +1,6 @@
 /**
- * What a synthesized cloud assembly (`cdk.out`) deploys, read from its manifest and templates: for each route of the
- * public API, the Lambda function its method integrates (through the alias `live`) with its built asset, handler,
- * environment and timeout; the REQUEST authorizer's identity source and function; the data stack's tables.
+ * What a synthesized cloud assembly (`cdk.out`) deploys: each public route's function (through the alias `live`),
+ * the REQUEST authorizer, and the data stack's tables.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +27,6 @@ interface CfnTemplate {
 export interface AssemblyStack {
   /** The artifact id (lib/app.ts STACK_IDS). */
   id: string;
-  /** The CloudFormation stack name. */
   stackName: string;
   template: CfnTemplate;
 }
@@ -48,7 +46,6 @@ function readJson(path: string, what: string): unknown {
   }
 }
 
-/** Reads a cloud assembly directory: its manifest, every stack's template, and the asset manifests' staged paths. */
 export function readCloudAssembly(dir: string): CloudAssemblyFiles {
   const manifest = readJson(join(dir, 'manifest.json'), 'the cloud assembly manifest') as {
     artifacts?: Record<string, { type?: string; properties?: Json }>;
@@ -155,10 +152,7 @@ function referencedIds(value: unknown): string[] {
   return Object.values(value).flatMap(referencedIds);
 }
 
-/**
- * The AWS::Lambda::Function an integration or authorizer URI invokes: through an alias (`live`, moved by
- * CodeDeploy) or a version to its function, or the function itself.
- */
+/** Through an alias (`live`) or a version to its function, or the function itself. */
 function invokedFunction(stack: AssemblyStack, uri: unknown, what: string): string {
   const resources = resourcesOf(stack);
   const functions = new Set<string>();
@@ -234,12 +228,7 @@ function templateFunction(
 
 const IDENTITY_HEADER = /^method\.request\.header\.([!#$%&'*+\-.^_`|~0-9A-Za-z]+)$/;
 
-/**
- * Finds in the assembly what the public API deploys: the RestApi whose methods are exactly the routes of the
- * registry, each method's function, and its REQUEST authorizer. Anything the local gateway could not serve as
- * API Gateway would (a route without a method, a method of no route, another integration type, an identity source
- * other than one header, a cached authorizer) is refused here, naming it.
- */
+/** Anything the local gateway could not serve as API Gateway would (a cached authorizer, say) is refused, named. */
 export function describeCdkOutApi(assembly: CloudAssemblyFiles, ids: StackIds = STACK_IDS): CdkOutApi {
   const service = stackOf(assembly, ids.service, 'service');
   const data = stackOf(assembly, ids.data, 'data');

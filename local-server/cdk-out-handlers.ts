@@ -1,9 +1,7 @@
 /**
- * The local gateway's second source of handlers: what a synthesized cloud assembly (`cdk.out`) would deploy
- * (cdk-out-assembly.ts), rather than the TypeScript sources. Each function runs in execution environments of its own
- * (lambda-sandbox.ts) with exactly the template's variables, resolved here, plus what Lambda sets, against tables
- * created in DynamoDB Local from the template. So a bundle that lacks a module, a handler name or an environment
- * variable the code reads but the template does not set fails here, before a deploy does.
+ * Handlers from a synthesized cloud assembly (`cdk.out`) rather than the sources, each function in environments of
+ * its own with exactly the template's variables, so a bundle that lacks a module, a handler or a variable fails
+ * here, before a deploy does.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -93,10 +91,7 @@ function resolveImport(name: string, ctx: ResolveContext): string {
   throw new UnresolvableValue();
 }
 
-/**
- * Variables Lambda sets itself and refuses in a function's configuration; one in the template would fail the
- * deploy. https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
- */
+/** Lambda refuses these in a function's configuration: one in the template would fail the deploy. */
 const LAMBDA_RESERVED_VARIABLES = new Set(
   `_HANDLER _X_AMZN_TRACE_ID AWS_DEFAULT_REGION AWS_REGION AWS_EXECUTION_ENV AWS_LAMBDA_FUNCTION_NAME
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE AWS_LAMBDA_FUNCTION_VERSION AWS_LAMBDA_INITIALIZATION_TYPE AWS_LAMBDA_LOG_GROUP_NAME
@@ -133,12 +128,7 @@ function functionName(fn: TemplateFunction): string {
   return `${fn.stack.stackName}-${fn.logicalId}`.slice(0, 64);
 }
 
-/**
- * The execution environment Lambda gives a function: the template's variables, then Lambda's own (which the
- * template cannot set, see LAMBDA_RESERVED_VARIABLES), credentials as the execution role's would be, and the
- * DynamoDB endpoint override, the local stand-in for the network between the function and DynamoDB.
- * https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
- */
+/** The template's variables, then Lambda's own, role-like credentials, and the local DynamoDB endpoint. */
 function lambdaEnvironment(
   fn: TemplateFunction,
   templateEnvironment: Readonly<Record<string, string>>,
@@ -231,10 +221,7 @@ export interface CdkOutHandlers {
 /** The version the alias `live` points at in a fresh deployment: the first one published. */
 const LIVE_VERSION = '1';
 
-/**
- * API Gateway's check of a proxy integration's answer: a status code, string headers and a string body, or the
- * request fails with 502. https://docs.aws.amazon.com/apigateway/latest/developerguide/set-up-lambda-proxy-integrations.html
- */
+/** API Gateway's check of a proxy integration's answer; anything else fails the request with 502. */
 function proxyResult(payload: unknown, label: string): APIGatewayProxyResult {
   const result = payload as Partial<APIGatewayProxyResult> | null;
   const statusCode = result?.statusCode;
@@ -258,11 +245,7 @@ function proxyResult(payload: unknown, label: string): APIGatewayProxyResult {
   };
 }
 
-/**
- * API Gateway's check of a REQUEST authorizer's answer: a principal, a policy, and a context of strings, numbers and
- * booleans only; anything else fails the request with 500 (AUTHORIZER_CONFIGURATION_ERROR), as a throw does.
- * https://docs.aws.amazon.com/apigateway/latest/developerguide/api-gateway-lambda-authorizer-output.html
- */
+/** API Gateway's check of an authorizer's answer; anything else is a 500 (AUTHORIZER_CONFIGURATION_ERROR). */
 function authorizerResult(payload: unknown, label: string): APIGatewayAuthorizerResult {
   const result = payload as Partial<APIGatewayAuthorizerResult> | null;
   if (typeof result?.principalId !== 'string' || typeof result.policyDocument !== 'object') {
@@ -279,11 +262,8 @@ function authorizerResult(payload: unknown, label: string): APIGatewayAuthorizer
 }
 
 /**
- * Reads the assembly, creates its tables in DynamoDB Local, and starts one execution environment of every function
- * (the authorizer and each route's), so that a function that cannot start (a missing bundle or module, a handler
- * that is not exported, an environment variable its init needs) fails start-up with a CdkOutError naming it and
- * Lambda's error. Later failures are answered as API Gateway answers them: an endpoint's with 502 (FunctionError),
- * the authorizer's with 500.
+ * Starts one environment of every function, so one that cannot start fails start-up with a CdkOutError naming it.
+ * Later failures are answered as API Gateway answers them: an endpoint's with 502, the authorizer's with 500.
  */
 export async function startCdkOutHandlers(options: CdkOutHandlersOptions): Promise<CdkOutHandlers> {
   const api = describeCdkOutApi(readCloudAssembly(options.assemblyDir), options.stacks);
@@ -382,7 +362,6 @@ function sandboxOf(fn: TemplateFunction, ctx: ResolveContext, options: CdkOutHan
   });
 }
 
-/** Starts one environment of every function; those that cannot start fail together, each with Lambda's error. */
 async function warmAll(sandboxes: readonly LambdaSandbox[], assemblyDir: string): Promise<void> {
   const failures = (await Promise.allSettled(sandboxes.map((sandbox) => sandbox.warm()))).flatMap((outcome) =>
     outcome.status === 'rejected' ? [(outcome.reason as Error).message] : [],

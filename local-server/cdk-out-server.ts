@@ -19,11 +19,7 @@ export interface CdkOutServer {
   close(): Promise<void>;
 }
 
-/**
- * The local gateway serving what a cloud assembly deploys (cdk-out-handlers.ts) instead of the sources: the same
- * gateway as `npm start`, with the built functions, the template's identity source and stage, on a loopback port.
- * The public API and its documentation pages; the account dashboard is the source server's only.
- */
+/** The `npm start` gateway over a cloud assembly's built functions; the dashboard is the source server's only. */
 export async function startCdkOutServer(options: CdkOutServerOptions): Promise<CdkOutServer> {
   const functions = await startCdkOutHandlers(options);
   try {

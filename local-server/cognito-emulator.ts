@@ -1,15 +1,8 @@
 /**
- * Amazon Cognito for `npm start`: the npm package cognito-local, assembled here from its parts instead of started
- * with its own defaults, so that it runs in this process on a loopback port of its own, keeps its state in the
- * data directory, hands verification codes to the local server (which prints them and writes them to a file)
- * instead of drawing boxes on the console, and loads no AWS SDK (its Lambda triggers are not used). Every request
- * passes through cognito-pool-rules.ts, which closes the gaps between cognito-local and the AWS pool.
- *
- * With a data directory the emulator keeps its port and its tokens' issuer across restarts (in
- * `cognito/fxrates-pool.json`), so a restart signs nobody out.
- *
- * Tokens are signed with the key pair that ships inside cognito-local, so anyone can forge them: fine for a laptop,
- * and the reason this emulator listens on loopback only.
+ * Amazon Cognito for `npm start`: cognito-local assembled from its parts, in this process on a loopback port, with
+ * its state (port and issuer too, so a restart signs nobody out) in the data directory, codes handed to the local
+ * server, and no AWS SDK. Requests pass through cognito-pool-rules.ts. Tokens are signed with the key pair shipped
+ * inside cognito-local, so anyone can forge them: the reason it listens on loopback only.
  */
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -39,7 +32,6 @@ export const COGNITO_DIR = 'cognito';
 export const VERIFICATION_CODES_FILE = 'verification-codes.log';
 const POOL_FILE = 'fxrates-pool.json';
 
-/** A code the emulator would have e-mailed. */
 export interface VerificationCode {
   at: string;
   email: string;
@@ -264,10 +256,7 @@ async function emulatorServices(
   return { services, logger, ctx: ctx as RouteCtx };
 }
 
-/**
- * A data directory written before passwords were hashed still holds them, and refresh tokens, in clear: each user
- * is saved again through the secret-free store, which hashes both. Saving a user already clean changes nothing.
- */
+/** A data directory from before hashing holds passwords and refresh tokens in clear: each user is saved again. */
 async function forgetStoredSecrets(services: Services, ctx: RouteCtx, userPoolId: string): Promise<void> {
   const pool = await services.cognito.getUserPool(ctx, userPoolId);
   for (const user of await pool.listUsers(ctx)) await pool.saveUser(ctx, user);

@@ -1,22 +1,8 @@
 /**
- * The Cognito emulator's requests pass through `createRouter` before cognito-local sees them, which closes the gaps
- * between cognito-local 5.3.0 and the AWS pool (lib/dashboard-users.ts) where the page or an attacker would notice:
- * - passwords are checked against the pool's policy (web/src/password-policy.ts), with InvalidPasswordException;
- * - no password and no refresh token is stored as such: a password is kept as a salted scrypt hash, a refresh
- *   token as its SHA-256 (cognito-secrets.ts), and what a request brings is compared against those;
- * - a wrong password or an unknown address on sign-in is NotAuthorizedException "Incorrect username or password.",
- *   and, as the AWS client prevents user existence errors, "forgot password" and "send a new code" answer an
- *   unknown address as they answer a known one (a masked delivery, with no code sent), and confirming one is
- *   CodeMismatchException;
- * - ResendConfirmationCode, which cognito-local lacks, sends a new code as sign-up does;
- * - confirming an address already confirmed is NotAuthorizedException "User cannot be confirmed. Current status is
- *   CONFIRMED", and a confirmation (of a sign-up or a password reset) marks the address verified;
- * - a token-bearing call needs an access token this emulator signed that has not expired (cognito-local only
- *   decodes it), and a refresh token must be unexpired;
- * - a new e-mail address (UpdateUserAttributes) waits, unverified, until its code is confirmed, while the verified
- *   one stays in use (the AWS pool's keepOriginal); the page's client may write `email` and nothing else;
- * - GlobalSignOut (the page's sign-out) forgets the person's refresh tokens. ID tokens already issued stay valid
- *   until they expire, on AWS as here.
+ * Closes the gaps between cognito-local 5.3.0 and the AWS pool (lib/dashboard-users.ts) that the page or an attacker
+ * would notice: the password policy; passwords and refresh tokens stored only hashed (cognito-secrets.ts); the
+ * answers of a pool that prevents user existence errors; ResendConfirmationCode; token checks (cognito-local only
+ * decodes them); keepOriginal on a new e-mail address; GlobalSignOut forgetting refresh tokens.
  */
 import { createPublicKey, verify } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -78,7 +64,6 @@ function stringField(request: Request, field: string): string {
   return value;
 }
 
-/** cognito-local's router behind the checks and answers of the AWS pool described at the top of this file. */
 export function createRouter(services: Services): (target: string) => Route {
   const base = Router(services) as unknown as (target: string) => Route;
   const own: Readonly<Record<string, OwnRoute>> = {
@@ -126,11 +111,7 @@ async function userNamed(services: Services, ctx: RouteCtx, request: Request, us
   return { pool, user };
 }
 
-/**
- * The request cognito-local is given: a new password replaced by its hash, a password or refresh token to check
- * replaced by what is stored when it matches (by something that matches nothing when it does not); or, for a
- * request about an unknown user, the answer Cognito gives when user existence errors are prevented.
- */
+/** Secrets are replaced by what is stored when they match (by something matching nothing when not). */
 async function prepare(
   services: Services,
   ctx: RouteCtx,
@@ -253,10 +234,7 @@ async function markEmailVerified(services: Services, ctx: RouteCtx, request: Req
   await pool.saveUser(ctx, { ...user, Attributes: verified });
 }
 
-/**
- * ResendConfirmationCode, which cognito-local lacks: a new code replaces the last one and goes out as sign-up's
- * did. An unknown address gets the same answer with nothing sent; a confirmed one is told so, as by Cognito.
- */
+/** ResendConfirmationCode, which cognito-local lacks. */
 async function resendConfirmationCode(services: Services, ctx: RouteCtx, request: Request): Promise<unknown> {
   const clientId = stringField(request, 'ClientId');
   const username = stringField(request, 'Username');
@@ -272,11 +250,7 @@ async function resendConfirmationCode(services: Services, ctx: RouteCtx, request
   return { CodeDeliveryDetails: emailDelivery(maskedAddress(email)) };
 }
 
-/**
- * UpdateUserAttributes as the AWS pool runs it (keepOriginal on `email`): the new address waits, with a code sent
- * to it, until VerifyUserAttribute confirms it; until then the verified address stays the account's, and
- * `email_verified` stays true for it. An address another account uses is refused.
- */
+/** UpdateUserAttributes as the AWS pool runs it (keepOriginal on `email`). */
 async function updateEmail(services: Services, ctx: RouteCtx, request: Request, tokenUser: TokenUser) {
   const { pool, user } = await tokenUser();
   const attributes = request.UserAttributes;

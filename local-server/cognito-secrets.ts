@@ -1,11 +1,7 @@
 /**
- * What the Cognito emulator keeps of a password and of a refresh token: never the thing itself. cognito-local
- * stores both as given in its JSON files (`cognito/db/<pool>.json`), where anyone who reads the data directory
- * would find every dashboard password; here a password is kept as a salted scrypt hash and a refresh token as its
- * SHA-256, and the emulator compares what a request brings against those.
- *
- * A refresh token is a long random value the emulator made, so one unsalted SHA-256 is enough: nobody can guess
- * one back from its hash. A password is chosen by a person and may be guessed, hence the salt and scrypt's cost.
+ * cognito-local stores passwords and refresh tokens as given, in files anyone reading the data directory could
+ * read; here a password is a salted scrypt hash (a person may choose a guessable one) and a refresh token its
+ * SHA-256 (a long random value: nothing to guess).
  */
 import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { DataStore } from 'cognito-local/lib/services/dataStore/dataStore.js';
@@ -89,11 +85,7 @@ function isUserKey(key: string | string[]): boolean {
   return Array.isArray(key) && key.length === 2 && key[0] === 'Users';
 }
 
-/**
- * cognito-local's data stores, with every user passed through `withoutSecrets` on its way in: whatever target
- * saves a user, its file (and the copy in memory the file is written from) holds no password and no refresh token.
- * The work is synchronous up to the store's own write, so no other request's save can come between.
- */
+/** Synchronous up to the store's own write, so no other request's save can come between. */
 export function secretFreeDataStores(inner: DataStoreFactory): DataStoreFactory {
   return {
     async create(ctx, id, defaults) {

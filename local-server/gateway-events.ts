@@ -23,12 +23,8 @@ export interface GatewayRequest {
 }
 
 /**
- * The request target, parsed once for everything the gateway decides (whether it reads a body, which page or route
- * answers): dot segments removed as RFC 3986 5.2.4 removes them, their percent-encoded spellings too, and `\` read
- * as `/` as WHATWG URL parsing does; undefined when it is not a URL. CloudFront documents that it normalizes paths
- * this way before it picks a cache behaviour, so `/v1/../api/keys` is a request to the dashboard API there; only a
- * hand-built request carries dot segments (browsers, fetch and curl remove them), and here it gets the answer its
- * normalized path gets. A path starting `//` stays a path (`new URL` alone would read its first segment as a host).
+ * Dot segments (percent-encoded too) removed and `\` read as `/`, as CloudFront normalizes before it picks a cache
+ * behaviour (`/v1/../api/keys` is the dashboard API there). A path starting `//` stays a path, not a host.
  */
 export function requestTarget(raw: string): URL | undefined {
   try {
@@ -75,10 +71,7 @@ function flattenHeaders(headers: GatewayRequest['headers']) {
   };
 }
 
-/**
- * What a proxy integration (and a REQUEST authorizer) receives about a request: the fields of the event, and the
- * `requestContext` without its `authorizer`.
- */
+/** What a proxy integration and a REQUEST authorizer both receive: `requestContext` without its `authorizer`. */
 export function describeRequest(
   request: GatewayRequest,
   url: URL,

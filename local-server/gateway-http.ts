@@ -1,7 +1,4 @@
-/**
- * The local gateway on a Node HTTP server: the request listener, the files it serves encoded, and its answers to
- * what Node's HTTP layer handles before (or instead of) a request listener, all in the envelope with a request id.
- */
+/** The local gateway on a Node HTTP server, answering even what Node handles before a listener in the envelope. */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { TOO_MANY_HEADERS_RESPONSE } from '../lambdas/core/http/gateway-responses';
@@ -15,13 +12,9 @@ import {
 } from './gateway-events';
 import type { createStaticEncoder, StaticReply } from './static-encoding';
 
-/**
- * The most header fields a request may have (Node's default count). A request with more is refused as having too
- * many headers, rather than read without the fields past the limit.
- */
+/** Node's default count; a request with more is refused rather than read without the fields past it. */
 export const MAX_REQUEST_HEADERS = 2000;
 
-/** What the HTTP side needs of the gateway. */
 export interface GatewayCore {
   newRequestId: () => string;
   onError: (error: unknown, requestId: string) => void;
@@ -65,7 +58,6 @@ function refusal(req: IncomingMessage, requestId: string): GatewayReply | undefi
   return undefined;
 }
 
-/** The gateway's listeners for Node's server events (attachLocalGateway). */
 export function httpSide(core: GatewayCore) {
   return {
     listener: (req: IncomingMessage, res: ServerResponse) => listener(core, req, res),
@@ -104,10 +96,7 @@ async function listener(core: GatewayCore, req: IncomingMessage, res: ServerResp
   req.resume();
 }
 
-/**
- * A file of the page or the reference, in the coding the client accepts best (static-encoding.ts), with an ETag
- * per coding and 304 for a matching If-None-Match; 406 when the client refuses every coding, identity included.
- */
+/** 406 when the client refuses every coding, identity included. */
 async function serveFile(core: GatewayCore, req: IncomingMessage, res: ServerResponse, page: StaticPage) {
   const requestId = core.newRequestId();
   let reply: StaticReply | GatewayReply | undefined;
@@ -137,20 +126,13 @@ function answerOnSocket(socket: Duplex, reply: GatewayReply): void {
   socket.end(`${head.join('\r\n')}\r\n\r\n${reply.body}`);
 }
 
-/**
- * Whether the bytes the parser refused start with a well-formed method token followed by a space (or the end of what
- * arrived): an unknown method such as `FOO`, rather than garbage or a request line without a target (`GET`).
- */
+/** An unknown method such as `FOO`, rather than garbage or a request line without a target (`GET`). */
 function isMethodToken(packet: Buffer | undefined): boolean {
   if (packet === undefined) return true;
   return /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+( |$)/.test(packet.subarray(0, 64).toString('latin1'));
 }
 
-/**
- * A request Node's HTTP parser refused, answered as API Gateway answers what it refuses: an unknown method (a
- * well-formed token Node does not know, such as `FOO`) as any unknown method, 404 not-found; headers over Node's
- * size limit as a request too large; a request not finished in time as a 408; anything else as 400.
- */
+/** Answered as API Gateway answers what it refuses: an unknown method 404, too-large headers, 408, else 400. */
 function clientError(core: GatewayCore, error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
   if (!socket.writable) {
     socket.destroy();
@@ -171,10 +153,7 @@ function clientError(core: GatewayCore, error: NodeJS.ErrnoException & { rawPack
   answerOnSocket(socket, reply);
 }
 
-/**
- * CONNECT: Node hands the socket over (and, with no listener, closes it without a byte). API Gateway routes no
- * CONNECT method, so it is an unknown method: 404 not-found, and the connection closes.
- */
+/** API Gateway routes no CONNECT: an unknown method, 404 not-found (Node alone would close without a byte). */
 function connect(core: GatewayCore, socket: Duplex): void {
   // Node has removed its own listeners from the socket: a reset by the client must not become an uncaught error.
   socket.on('error', () => socket.destroy());

@@ -1,8 +1,6 @@
 /**
- * A stand-in for API Gateway (REST) in front of the same handlers: route table matching, the REQUEST authorizer
- * with its identity source, policy evaluation, string context, Lambda proxy events, and gateway responses rendered
- * from the same table the CDK stack deploys. Beside the API it serves the reference and,
- * given one, the account dashboard's page and API; gateway-http.ts puts it on a Node server.
+ * A stand-in for API Gateway (REST) in front of the same handlers, with gateway responses from the table the CDK
+ * stack deploys; beside the API it serves the reference and the dashboard. gateway-http.ts puts it on a server.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -47,14 +45,9 @@ export { MAX_REQUEST_HEADERS } from './gateway-http';
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/**
- * What a handler throws when its Lambda function failed as Lambda reports it (it threw, timed out, or could not
- * start): API Gateway answers a proxy integration's function error with 502, not the 500 of a local handler's throw.
- * https://docs.aws.amazon.com/lambda/latest/dg/services-apigateway-errors.html
- */
+/** A Lambda function error: API Gateway answers it with 502, not the 500 of a local handler's throw. */
 export class FunctionError extends Error {
   override readonly name = 'FunctionError';
-  /** The status API Gateway answers this failure with. */
   readonly gatewayStatus = 502;
 }
 export type AuthorizerHandler = (
@@ -73,7 +66,6 @@ export interface LocalDashboardOptions {
   handlers: Readonly<Record<DashboardRouteId, ProxyHandler>>;
   /** API Gateway's Cognito authorizer: the token's claims when it accepts the token, else undefined. */
   verifyToken: (authorization: string | undefined) => Promise<Readonly<Record<string, unknown>> | undefined>;
-  /** The page's files by path (`/`, `/app.js`, `/config.json`, …). */
   pages: ReadonlyMap<string, StaticPage>;
 }
 
@@ -98,10 +90,7 @@ export const MAX_GATEWAY_BODY_BYTES = 16 * DASHBOARD_MAX_BODY_BYTES;
 export const OPENAPI_PATH = `/${OPENAPI_FILE}`;
 export const DOCS_PATH = '/docs/';
 
-/**
- * The OpenAPI document and the reference page, built once from the code (api-docs/): the local server's own
- * addition, which API Gateway does not serve. The page has no scripts and loads nothing.
- */
+/** The local server's own addition, which API Gateway does not serve. */
 export function documentationPages(): ReadonlyMap<string, StaticPage> {
   const site = buildSite();
   const common = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
@@ -116,7 +105,6 @@ export function documentationPages(): ReadonlyMap<string, StaticPage> {
   ]);
 }
 
-/** The options with their defaults filled in, and what the HTTP side needs. */
 interface Gateway extends GatewayCore, Required<Omit<LocalGatewayOptions, 'dashboard' | 'requestId' | 'onError'>> {
   dashboard: LocalDashboardOptions | undefined;
 }
@@ -218,9 +206,7 @@ async function authorize(
     return await gateway.authorizer(event, lambdaContext('authorizer', requestId));
   } catch (error) {
     if (error instanceof Error && error.message === 'Unauthorized') return renderGateway('UNAUTHORIZED', requestId);
-    // API Gateway answers a Lambda authorizer that fails (throws, times out) with AUTHORIZER_CONFIGURATION_ERROR.
-    // The authorizer throws only for faults of the deployment (a missing table, a refused permission); a store
-    // outage is its `unavailable` verdict, which the endpoint renders as 503.
+    // As API Gateway answers a Lambda authorizer that throws or times out (gateway-responses.ts says when).
     gateway.onError(error, requestId);
     return renderGateway('AUTHORIZER_CONFIGURATION_ERROR', requestId);
   }
@@ -230,11 +216,7 @@ function isDashboardPath(path: string): boolean {
   return path === DASHBOARD_BASE_PATH || path.startsWith(`${DASHBOARD_BASE_PATH}/`);
 }
 
-/**
- * The dashboard API as API Gateway runs it behind a Cognito authorizer: route match (an unknown method or path is
- * a 404), the token checked before any function runs, the claims handed to the function as strings under
- * `requestContext.authorizer.claims`, and the dashboard API's own gateway responses.
- */
+/** The dashboard API as API Gateway runs it behind a Cognito authorizer (claims as strings, its own responses). */
 async function handleDashboard(
   gateway: Gateway,
   dashboard: LocalDashboardOptions,
@@ -270,12 +252,8 @@ async function handleDashboard(
 }
 
 /**
- * Serves `gateway` on `server`, created without a request listener (`attachLocalGateway(createServer(), gateway)`),
- * so that every request reaching the port is answered in the envelope with an X-Request-Id: requests ('request'),
- * what Node's parser refuses ('clientError'), CONNECT ('connect') and unmet expectations ('checkExpectation'). No
- * 'upgrade' listener is registered on purpose: without one, Node passes a request asking for a protocol upgrade
- * (`Upgrade: websocket`) to 'request' like any other, and it is answered as API Gateway answers it, without
- * switching protocols.
+ * `server` is created without a request listener, so every request is answered in the envelope. No 'upgrade'
+ * listener on purpose: Node then passes `Upgrade: websocket` to 'request', answered without switching protocols.
  */
 export function attachLocalGateway(server: Server, gateway: LocalGateway): Server {
   // One above the limit, so that a request that lost fields to Node's count is seen and refused (gateway-http.ts).

@@ -1,8 +1,6 @@
 /**
- * Lambda functions run as Lambda runs them, for the local gateway's cdk.out mode: each execution environment is a
- * child process (lambda-runtime.mjs) with exactly the environment it is given, which loads the built bundle once
- * (init) and then serves one invocation at a time; an invocation that outlives the function's timeout ends its
- * environment, and the next one starts afresh, as on Lambda.
+ * Lambda functions run as Lambda runs them (cdk.out mode): each execution environment is a child process with exactly
+ * its given environment, one invocation at a time; one that outlives the timeout ends its environment, as on Lambda.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,7 +18,6 @@ export interface SandboxFunction {
   codeDir: string;
   timeoutSeconds: number;
   memorySize: number;
-  /** The whole environment of the process: the template's variables and what Lambda sets. */
   environment: Readonly<Record<string, string>>;
   invokedFunctionArn: string;
   logGroupName: string;
@@ -45,7 +42,7 @@ export interface SandboxOptions {
   onLog?: (label: string, line: string) => void;
 }
 
-/** Lambda's limit on a function's init phase. https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtime-environment.html */
+/** Lambda's limit on a function's init phase. */
 const INIT_LIMIT_MS = 10_000;
 
 const RUNTIME_ENTRY = join(import.meta.dirname, 'lambda-runtime.mjs');
@@ -138,10 +135,7 @@ class Environment {
     return answer;
   }
 
-  /**
-   * Waits for the message `accept` takes, at most `limitMs`. Past the limit the environment is ended, as Lambda ends
-   * one whose invocation timed out; an environment that exits meanwhile fails the wait as Runtime.ExitError.
-   */
+  /** Past `limitMs` the environment is ended, as Lambda ends one whose invocation timed out. */
   private exchange(
     limitMs: number,
     timeoutMessage: string,
@@ -194,11 +188,7 @@ class Environment {
   }
 }
 
-/**
- * The execution environments of one function. An invocation takes an idle environment, or starts one (a cold start:
- * its init runs first, and an init error fails the invocation) while fewer than `maxEnvironments` run; otherwise it
- * waits for one to be free.
- */
+/** An invocation takes an idle environment, or starts one while fewer than `maxEnvironments` run, or waits. */
 export class LambdaSandbox {
   private readonly idle: Environment[] = [];
   private readonly all = new Set<Environment>();

@@ -28,10 +28,7 @@ interface RpcReply {
 // biome-ignore lint/suspicious/noExplicitAny: each method declares its own payload type
 export type RpcMethods = Record<string, (payload: any) => unknown>;
 
-/**
- * An error thrown on the other side of a channel, with its name, message, code and chain of causes (stacks stay in
- * their thread), so that a caller can word it as it would an error of its own thread.
- */
+/** So that a caller can word it as it would an error of its own thread. */
 export class RemoteCallError extends Error {
   readonly code: string | undefined;
   constructor(name: string, message: string, code?: string, cause?: Error) {
@@ -45,10 +42,7 @@ export class RemoteCallError extends Error {
   }
 }
 
-/**
- * Calls methods that another thread serves with `serveRpc`, one promise per call. When the other thread is gone,
- * `fail` rejects every call in flight and every later call, so nothing waits forever on a dead thread.
- */
+/** `fail` rejects every call in flight and every later one, so nothing waits forever on a dead thread. */
 export class RpcClient {
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
@@ -106,10 +100,7 @@ function errorShape(error: unknown, depth = 0): ErrorShape {
   };
 }
 
-/**
- * Answers `RpcClient` calls arriving on `port` with `methods`. A throwing method, or a result that cannot be
- * cloned, rejects that call only; the thread goes on serving.
- */
+/** A throwing method, or a result that cannot be cloned, rejects that call only. */
 export function serveRpc(port: Port, methods: RpcMethods): void {
   port.on('message', (message) => {
     const call = message as RpcCall;

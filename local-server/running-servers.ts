@@ -1,24 +1,18 @@
 /**
- * Which local server holds which data directory. A server takes the directory's lock file before it opens anything
- * there and keeps it until it stops; the file names the process, so a second server, the admin CLI and backfill can
- * say who holds it, and a lock left by a process that no longer runs (`kill -9`) is recognised as stale and taken
- * over. Each running server is also listed in a per-user folder, so a tool pointed at the wrong directory can name
- * the directories servers actually run on.
+ * Which local server holds which data directory: a lock file naming the process (a stale one, left by `kill -9`, is
+ * taken over), and a per-user list so a tool pointed at the wrong directory can name the ones servers run on.
  */
 import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/** The lock file in a data directory. */
 export const LOCK_FILE = 'server.lock';
 
 export interface ServerRecord {
   pid: number;
   hostname: string;
-  /** ISO timestamp. */
   startedAt: string;
-  /** Absolute path. */
   dataDir: string;
   /** The public API's base URL, once the server listens. */
   apiUrl?: string;
@@ -56,11 +50,7 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/**
- * When the process with this id started, where the system says (Linux's /proc: the start in clock ticks after boot,
- * field 22 of /proc/<pid>/stat, and the boot time in /proc/stat; Linux reports ticks at 100 per second to programs
- * on every architecture it runs on); undefined elsewhere or when the process is gone. Accurate to about a second.
- */
+/** From Linux's /proc (field 22 of /proc/<pid>/stat, ticks at 100 per second); undefined elsewhere. */
 export function processStartTime(pid: number): Date | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -75,11 +65,7 @@ export function processStartTime(pid: number): Date | undefined {
   }
 }
 
-/**
- * True when the lock's process still runs: alive, and (where the system tells) started before it took the lock. A
- * process that started later only has the same id (ids are reused, and in a container a server often gets the same
- * small id on each start), so the lock is stale.
- */
+/** A process started after the lock only shares its id (in a container, servers often get the same small id). */
 function holderRuns(record: ServerRecord): boolean {
   if (!isProcessAlive(record.pid)) return false;
   const lockedAt = Date.parse(record.startedAt);
@@ -114,11 +100,7 @@ export function readLock(dataDir: string): ServerRecord | undefined {
   return readRecord(join(dataDir, LOCK_FILE));
 }
 
-/**
- * The server that holds the data directory now: a lock whose process runs on this host (this process included,
- * while it holds the directory). A lock of another host (a directory shared over a network) is taken as held,
- * since its process cannot be checked from here.
- */
+/** A lock of another host (a directory shared over a network) is taken as held: it cannot be checked. */
 export function lockHolder(dataDir: string): ServerRecord | undefined {
   const record = readLock(dataDir);
   if (!record) return undefined;
@@ -152,11 +134,7 @@ export interface HeldDataDir {
   release(): void;
 }
 
-/**
- * Creates the lock file with `text` only if none exists. The text is written to a file of its own first and linked
- * into place, so the lock never exists half-written (a racer reading it then would take it for stale); where the
- * file system has no hard links, it is created exclusively and written.
- */
+/** Linked into place from a file of its own, so a racer never reads it half-written (and takes it for stale). */
 function createExclusively(path: string, text: string): void {
   const temporary = `${path}.${process.pid}.new`;
   writeFileSync(temporary, text, { mode: 0o600 });
@@ -174,11 +152,7 @@ function createExclusively(path: string, text: string): void {
 const sameRecord = (a: ServerRecord | undefined, b: ServerRecord | undefined) =>
   a?.pid === b?.pid && a?.startedAt === b?.startedAt && a?.hostname === b?.hostname;
 
-/**
- * Removes a lock judged stale, unless it changed since: two servers that both judged it stale must not both take
- * the directory. The lock is moved aside first (atomic); if what was moved is not the stale record (another
- * server took the directory in between), it is linked back into place.
- */
+/** Moved aside first (atomic) and linked back if it changed, so two servers never both take the directory. */
 function removeStale(path: string, judged: ServerRecord | undefined): void {
   const aside = `${path}.${process.pid}.stale`;
   try {
@@ -200,11 +174,7 @@ function removeStale(path: string, judged: ServerRecord | undefined): void {
   }
 }
 
-/**
- * Takes the data directory for this process, or throws DataDirInUseError naming the live holder. The lock file is
- * created exclusively, so of two servers starting at once exactly one wins; a stale lock (its process ended, or its
- * id now belongs to a process started after the lock was taken) is replaced.
- */
+/** Throws DataDirInUseError naming the live holder; of two servers starting at once exactly one wins. */
 export function acquireDataDir(dataDir: string, now: () => Date = () => new Date()): HeldDataDir {
   const absolute = resolve(dataDir);
   const path = join(absolute, LOCK_FILE);

@@ -1,12 +1,7 @@
 /**
- * The local server's static files (the dashboard page and its assets, /docs/ and /openapi.json) sent compressed
- * when the client accepts it, as CloudFront sends them on AWS: `compress: true` on the distribution's behaviours
- * and the CachingOptimized policy, which keys on gzip and brotli. Each file is compressed once per coding, on the
- * first request that asks for it, and kept: the files do not change while the server runs.
- *
- * The API's own answers (`/v1/*`, and `/api/*` behind CloudFront) are not compressed here, because they are not on
- * AWS: neither REST API sets minimumCompressionSize (lib/api.ts, lib/dashboard-api.ts), and CloudFront compresses
- * nothing under the CachingDisabled policy that `/api/*` uses.
+ * Static files sent compressed when the client accepts it, as CloudFront sends them on AWS; each file is compressed
+ * once per coding, on first request. The API's answers are not compressed: on AWS neither REST API sets
+ * minimumCompressionSize, and CloudFront compresses nothing under the CachingDisabled policy of `/api/*`.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -14,16 +9,12 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 
 export type ContentCoding = 'br' | 'gzip' | 'identity';
 
-/** A file as the local server holds it: its headers (Content-Type, Cache-Control, …) and its text. */
 export interface StaticFile {
   headers: Record<string, string>;
   body: string;
 }
 
-/**
- * Below this size the identity body is preferred when the client also accepts it: compression saves little and
- * can grow the body. CloudFront compresses nothing smaller than 1,000 bytes either.
- */
+/** Below this size identity is preferred when accepted, as CloudFront compresses nothing under 1,000 bytes. */
 export const MIN_COMPRESSED_BYTES = 1000;
 
 /** Codings offered, in the server's order of preference among those the client rates equally. */
@@ -31,10 +22,8 @@ const LARGE_FILE_PREFERENCE: readonly ContentCoding[] = ['br', 'gzip', 'identity
 const SMALL_FILE_PREFERENCE: readonly ContentCoding[] = ['identity', 'br', 'gzip'];
 
 /**
- * Each coding's weight (q) in an Accept-Encoding value, per RFC 9110 12.5.3: a coding not named takes the
- * weight of `*` if present; identity not named (and no `*`) stays acceptable, at the lowest weight the client
- * named, so that `gzip;q=0.5` still prefers gzip. `x-gzip` is gzip (RFC 9110 8.4.1.3). A missing header asks for
- * nothing: identity. An empty one accepts identity only.
+ * Weights per RFC 9110 12.5.3: identity not named (and no `*`) stays acceptable at the lowest weight named, so that
+ * `gzip;q=0.5` still prefers gzip. `x-gzip` is gzip (RFC 9110 8.4.1.3).
  */
 export function codingWeights(header: string | undefined): Record<ContentCoding, number> {
   if (header === undefined) return { identity: 1, br: 0, gzip: 0 };
@@ -62,10 +51,7 @@ export function codingWeights(header: string | undefined): Record<ContentCoding,
   return { identity, br: weightOf('br'), gzip: weightOf('gzip') };
 }
 
-/**
- * The coding to send a body of `size` bytes in: the client's highest-weighted coding, the server's preference
- * breaking ties; undefined when the client refuses every coding offered (`identity;q=0, *;q=0`).
- */
+/** Undefined when the client refuses every coding offered (`identity;q=0, *;q=0`). */
 export function chooseCoding(header: string | undefined, size: number): ContentCoding | undefined {
   const weights = codingWeights(header);
   const preference = size < MIN_COMPRESSED_BYTES ? SMALL_FILE_PREFERENCE : LARGE_FILE_PREFERENCE;
@@ -76,10 +62,7 @@ export function chooseCoding(header: string | undefined, size: number): ContentC
   return chosen;
 }
 
-/**
- * Whether an If-None-Match value names `etag`, by weak comparison (RFC 9110 13.1.2): `W/` is ignored on both
- * sides, and `*` matches any current representation.
- */
+/** Weak comparison (RFC 9110 13.1.2). */
 export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
@@ -102,7 +85,6 @@ const compressors: Record<Exclude<ContentCoding, 'identity'>, (input: Buffer) =>
   gzip: (input) => promisify(gzip)(input, { level: constants.Z_BEST_COMPRESSION }),
 };
 
-/** node:zlib at its best ratio, off the event loop. */
 export const compressWithZlib: Compress = (coding, input) => compressors[coding](input);
 
 interface Encodings {
@@ -120,13 +102,9 @@ export interface StaticReply {
 }
 
 /**
- * Serves static files with content negotiation. Bodies are cached by file object, so a map of files rebuilt
- * around the same objects (the page's config.json added) keeps what was already compressed.
- *
- * ETag: a strong tag per coding, `"<digest>"`, `"<digest>-br"`, `"<digest>-gzip"`. A gzip body and its identity
- * body are different representations (RFC 9110 8.8.3), so they must not share a strong tag; a weak tag shared by
- * all would let a cache answer a br request's If-None-Match with a 304 for its stored gzip body. The suffix is
- * matched against the tag of the coding chosen for this request, so a client that switches codings gets a 200.
+ * Bodies are cached by file object, so a map rebuilt around the same objects keeps what was compressed. A strong
+ * ETag per coding (`"<digest>-br"`): codings are different representations (RFC 9110 8.8.3), and a shared weak tag
+ * would let a cache answer a br request with a 304 for its stored gzip body.
  */
 export function createStaticEncoder(compress: Compress = compressWithZlib) {
   const cache = new WeakMap<StaticFile, Encodings>();
@@ -159,10 +137,7 @@ export function createStaticEncoder(compress: Compress = compressWithZlib) {
     return coding === 'identity' ? `"${digest}"` : `"${digest}-${coding}"`;
   }
 
-  /**
-   * The answer to a GET or HEAD of `file`: 200 in the chosen coding, 304 when If-None-Match names that coding's
-   * tag, or undefined when the client accepts no coding offered (the caller answers 406).
-   */
+  /** Undefined when the client accepts no coding offered (the caller answers 406). */
   async function reply(
     file: StaticFile,
     request: { method: string; acceptEncoding: string | undefined; ifNoneMatch: string | undefined },

@@ -1,36 +1,21 @@
 /**
- * Reads the embedded store's LevelDB files, without LevelDB, and says whether every record in them is intact.
+ * Reads the embedded store's LevelDB files, without LevelDB, and says whether every record in them is intact: LevelDB
+ * opens a store with a damaged log record by skipping it (and the rest of its block), losing data silently.
  *
- * LevelDB opens a store whose log has a damaged record by skipping the record (and, in a damaged block, every record
- * after it in that block) and going on: accounts, keys and usage in those records are gone, and nothing says so.
- * So the local server reads the files first and refuses to open a store that cannot be read whole.
+ * Checked: CURRENT names an existing MANIFEST; every record of the MANIFESTs and of the logs replayed on open matches
+ * its CRC32C, length and fragment order (a record cut short at the very end of the newest log or of a MANIFEST is
+ * what a crash leaves, never acknowledged: a note, not damage); every listed table file has its recorded size, the
+ * magic number, and a matching CRC32C on every block its index and metaindex reach. Obsolete files are not read.
  *
- * What is checked:
- * - CURRENT names a MANIFEST file that exists, on one line ending in a newline; a directory holding LevelDB files
- *   without CURRENT is damaged too (LevelDB would create an empty store over them).
- * - Every record of the MANIFEST files and of the write-ahead logs LevelDB replays on open (`*.log`) is checked
- *   against its CRC32C, its length against its block, and its fragments against each other (a LAST without a FIRST,
- *   a FIRST without a LAST). A record cut short at the very end of the newest log, or at the end of a MANIFEST, is
- *   what a crash in the middle of a write leaves; LevelDB ignores it as well, since it was never acknowledged, so it
- *   is reported as a note, not as damage.
- * - Every table file (`*.ldb`, `*.sst`) the current MANIFEST lists exists with the size the MANIFEST records, ends
- *   with LevelDB's table magic number, and every block its index and metaindex reach (data, filter, index and
- *   metaindex blocks) matches its CRC32C. Table files the MANIFEST does not list and logs older than the ones it
- *   replays are obsolete (LevelDB deletes them on open) and are not read.
- *
- * Formats, as LevelDB writes them (doc/log_format.md and doc/table_format.md in its sources):
- * - log files: 32 KiB blocks of records, each a 7-byte header (masked CRC32C of the type byte and payload, 4 bytes
- *   little-endian; payload length, 2 bytes little-endian; type: 1 FULL, 2 FIRST, 3 MIDDLE, 4 LAST) and its payload;
- *   a block's last bytes, when fewer than a header, are zero padding.
- * - table files: blocks, each followed by a 5-byte trailer (compression type, masked CRC32C of the block's bytes and
- *   that type byte), and a 48-byte footer (the metaindex and index block handles, padded, and the magic number).
+ * Formats (LevelDB's doc/log_format.md, doc/table_format.md): logs are 32 KiB blocks of records with a 7-byte header
+ * (masked CRC32C, length, type 1 FULL, 2 FIRST, 3 MIDDLE, 4 LAST), zero-padded; tables are blocks with a 5-byte
+ * trailer (compression type, masked CRC32C) and a 48-byte footer ending in the magic number.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 // ----- CRC32C (Castagnoli) -----
 
-/** CRC32C's reflected polynomial. */
 const CASTAGNOLI = 0x82f63b78;
 
 const CRC_TABLE = (() => {
@@ -62,12 +47,10 @@ export function unmaskCrc(masked: number): number {
   return ((rotated >>> 17) | (rotated << 15)) >>> 0;
 }
 
-/** A log record's checksum: the masked CRC32C of its type byte followed by its payload, `bytes[start, end)`. */
 function recordCrc(type: number, bytes: Uint8Array, start: number, end: number): number {
   return maskCrc(crc32c(bytes, crc32c(Uint8Array.of(type)), start, end));
 }
 
-/** A table block's checksum: the masked CRC32C of its stored bytes, `bytes[start, end)`, followed by its type byte. */
 function blockCrc(type: number, bytes: Uint8Array, start: number, end: number): number {
   return maskCrc(crc32c(Uint8Array.of(type), crc32c(bytes, 0, start, end)));
 }
@@ -137,7 +120,6 @@ const LAST = 4;
 
 /** Something in a file that LevelDB would skip, or fail on, losing what it held. */
 export interface Damage {
-  /** Byte offset in the file. */
   offset: number;
   /** What is wrong there, e.g. "checksum mismatch". */
   reason: string;
@@ -156,11 +138,7 @@ function allZero(bytes: Uint8Array, start: number): boolean {
   return true;
 }
 
-/**
- * Checks every physical record of a file in LevelDB's log format and hands each complete logical record (its
- * fragments joined) to `onRecord`. Damage in a block makes LevelDB drop the rest of that block, so reading goes on
- * at the next block, as LevelDB's does.
- */
+/** Damage in a block makes LevelDB drop the rest of that block, so reading goes on at the next, as LevelDB's does. */
 export function checkLog(bytes: Uint8Array, onRecord?: (record: Uint8Array) => void): LogCheck {
   const damage: Damage[] = [];
   let records = 0;
@@ -272,7 +250,6 @@ export interface ManifestState {
   prevLogNumber: number;
 }
 
-/** Applies one version edit (a MANIFEST record) to `state`. */
 function applyVersionEdit(record: Uint8Array, state: ManifestState): void {
   const reader = new Reader(record);
   while (!reader.done) {
@@ -324,11 +301,7 @@ const BLOCK_TRAILER_SIZE = 5;
 const NO_COMPRESSION = 0;
 const SNAPPY = 1;
 
-/**
- * Snappy's block format, decoded: the uncompressed length as a varint, then literals and back-references. Only
- * index and metaindex blocks are decompressed here (to find the blocks they point at); data blocks are checked by
- * their CRC, which covers their stored, compressed bytes.
- */
+/** Snappy, for index and metaindex blocks only: a data block's CRC covers its stored, compressed bytes. */
 export function snappyDecompress(input: Uint8Array): Uint8Array {
   const reader = new Reader(input);
   const length = reader.varint();
@@ -402,7 +375,6 @@ function blockValues(block: Uint8Array): Uint8Array[] {
   return values;
 }
 
-/** Checks one table file: its magic number, and the checksum of every block its index and metaindex reach. */
 export function checkTable(bytes: Uint8Array): Damage[] {
   if (bytes.length < FOOTER_SIZE) {
     return [{ offset: 0, reason: `too short to be a table (${bytes.length} bytes)` }];
@@ -456,7 +428,6 @@ export function checkTable(bytes: Uint8Array): Damage[] {
 
 /** A file of the store that cannot be read whole. */
 export interface StoreProblem extends Partial<Damage> {
-  /** Absolute path. */
   file: string;
   /** The problem, as a clause naming the file: "<file> has a damaged record at byte 4096 (checksum mismatch)". */
   text: string;
@@ -466,7 +437,6 @@ export interface StoreCheck {
   problems: StoreProblem[];
   /** What a crash left and LevelDB ignores, e.g. a record cut short at the end of the newest log. */
   notes: string[];
-  /** Files read. */
   files: number;
 }
 
@@ -609,10 +579,7 @@ export class StoreDamagedError extends Error {
   }
 }
 
-/**
- * Throws StoreDamagedError when the store in `dir` cannot be read whole; returns what was checked otherwise. The
- * data directory named in the advice is `dir`'s parent, as the local server lays it out.
- */
+/** The data directory named in the advice is `dir`'s parent, as the local server lays it out. */
 export function assertStoreReadable(dir: string, dataDir = dirname(dir)): StoreCheck {
   const check = checkStoreFiles(dir);
   if (check.problems.length > 0) throw new StoreDamagedError(dataDir, check.problems);

@@ -1,7 +1,5 @@
 /**
- * CloudWatch Embedded Metric Format (EMF): metrics written as JSON lines on stdout, which CloudWatch turns into
- * metrics. Apart from observability.ts, which re-exports it, so that the functions that write metrics only at a
- * 5xx answer (the endpoints, through http/server-errors.ts) can load this module at that answer instead of at init.
+ * EMF lines, apart from observability.ts (which re-exports it) so the endpoints can load it at their first 5xx.
  */
 // Why: docs/clever-parts.md#hand-written-logger-and-emf-writer
 import { METRIC_DIMENSIONS, METRIC_NAMESPACE, SERVICE_NAME } from './metric-names';
@@ -25,10 +23,7 @@ export interface MetricsOptions {
   immediate?: boolean;
 }
 
-/**
- * Collects metrics and dimensions and writes them as one EMF line. Every line carries the `service` dimension;
- * dimensions added with addDimension apply to the next publication only.
- */
+/** Dimensions added with addDimension apply to the next publication only. */
 export class Metrics {
   private readonly namespace: string;
   private readonly serviceName: string;
@@ -54,10 +49,7 @@ export class Metrics {
     return this;
   }
 
-  /**
-   * A property of the next line that is neither a metric nor a dimension (Powertools' `addMetadata`): CloudWatch
-   * keeps it in the log line, where Logs Insights and Contributor Insights read it, and makes no metric of it.
-   */
+  /** Powertools' `addMetadata`: kept in the log line for Logs and Contributor Insights, no metric. */
   addMetadata(key: string, value: unknown): this {
     this.metadata.set(key, value);
     return this;

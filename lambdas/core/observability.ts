@@ -1,10 +1,6 @@
 /**
- * Structured JSON logs and CloudWatch Embedded Metric Format (EMF) lines on stdout, where Lambda's log group
- * picks them up and CloudWatch turns EMF into metrics.
- *
- * Written here instead of taken from Powertools, for the functions' init time. The output format is the same, and
- * so are the environment variables it reads (POWERTOOLS_SERVICE_NAME, POWERTOOLS_LOG_LEVEL,
- * POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_METRICS_DISABLED).
+ * JSON logs and EMF lines on stdout, in Powertools' format and reading its variables (POWERTOOLS_SERVICE_NAME,
+ * POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_NAMESPACE, POWERTOOLS_METRICS_DISABLED), written here for init time.
  */
 // Why: docs/clever-parts.md#hand-written-logger-and-emf-writer
 import { Metrics } from './emf';
@@ -21,10 +17,7 @@ function levelFrom(text: string | undefined): LogLevel {
   return upper && upper in RANK ? (upper as LogLevel) : 'INFO';
 }
 
-/**
- * Errors do not survive JSON.stringify; their name, message and stack do here, and so does the error they wrap
- * (`cause`), since a wrapper's message alone rarely says what the store or the network refused.
- */
+/** With `cause`, since a wrapper's message alone rarely says what the store or the network refused. */
 function plain(value: unknown, depth = 0): unknown {
   if (!(value instanceof Error)) return value;
   const fields: Record<string, unknown> = { name: value.name, message: value.message, stack: value.stack };
@@ -71,10 +64,6 @@ export class Logger {
   }
 }
 
-/**
- * One logger and one metrics emitter per function process; every function is service `fxrates`. Pure-annotated,
- * so a function that does not use this emitter (the endpoints, which create one of their own only at their first
- * 5xx answer: http/server-errors.ts) does not construct it at init.
- */
+/** Pure-annotated, so the endpoints (which make their own emitter at their first 5xx) do not build it at init. */
 export const logger = /* @__PURE__ */ new Logger();
 export const metrics = /* @__PURE__ */ new Metrics();

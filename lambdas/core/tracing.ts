@@ -1,13 +1,8 @@
-/**
- * Whether X-Ray tracing is on for this deployment (context flag `tracing`, off by default). The CDK app sets the
- * variable on every function from the same name, and code that instruments clients reads it here, so the two
- * sides cannot disagree on it.
- */
+/** The one name of the tracing variable, so the CDK app that sets it and the code that reads it cannot disagree. */
 export const TRACING_ENV = 'FXRATES_TRACING';
 
 export type TracingSetting = 'true' | 'false';
 
-/** The variable's value for a deployment. */
 export function tracingSetting(enabled: boolean): TracingSetting {
   return enabled ? 'true' : 'false';
 }

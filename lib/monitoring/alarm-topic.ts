@@ -16,8 +16,7 @@ export function createAlarmTopic(scope: Construct, config: DeployConfig): sns.To
   const key = new kms.Key(scope, 'AlarmTopicKey', {
     description: 'fxrates alarm notifications',
     enableKeyRotation: true,
-    // It encrypts only notifications in flight, which are gone with the topic: deleting the stack schedules its
-    // deletion (the shortest wait KMS allows, during which it can be cancelled) instead of leaving it billed.
+    // It encrypts only notifications in flight, gone with the topic: no reason to leave it billed.
     removalPolicy: RemovalPolicy.DESTROY,
     pendingWindow: ALARM_TOPIC_KEY_PENDING_WINDOW,
   });

@@ -38,7 +38,6 @@ export type MonitoredFunction = [group: string, label: string, fn: FxratesFuncti
 
 export type MonitoringMetrics = ReturnType<typeof monitoringMetrics>;
 
-/** The metrics both the alarms and the dashboard read. */
 export function monitoringMetrics(scope: Construct, props: MonitoringProps) {
   const { api, ingestion, tables, config } = props;
   const figures = ingestionAlarmFigures(config);
@@ -137,10 +136,7 @@ function tableThrottles(tables: MonitoringProps['tables'], period: Duration): cl
   ];
 }
 
-/**
- * The web ACL's totals (`Rule` = `ALL`) in AWS/WAFV2, whose `WebACL` dimension is the metric name of the ACL's
- * visibility config.
- */
+/** `WebACL` is the metric name of the ACL's visibility config; `Rule` = `ALL` gives its totals. */
 function wafMetrics(
   visibility: wafv2.CfnWebACL['visibilityConfig'],
   region: string,

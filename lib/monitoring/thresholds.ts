@@ -3,10 +3,8 @@ import type { DeployConfig } from '../config';
 /** Alarm thresholds, named so the guides and tests refer to the same figures. */
 export const ALARM_THRESHOLDS = {
   /**
-   * Snapshot age past which the rates are stale, in hours. currency-api publishes every day (its day starts at
-   * 00:00 UTC), so with it two days mean a missed day. The ECB publishes on TARGET business days at 16:00 CET: the
-   * longest gap is five days (25 and 26 December on a Monday and Tuesday: Friday to Wednesday; Easter's Good
-   * Friday and Monday make four), plus the hour until the next run.
+   * Hours. currency-api publishes daily, so two days mean a missed day; the ECB's longest gap between TARGET business
+   * days is five days (Christmas on a Monday and Tuesday), plus the hour until the next run.
    */
   staleAfterHours: { daily: 48, ecbOnly: 124 },
   /** Currencies the latest snapshot must serve: about 160 with currency-api, the ECB's 31 without it. */
@@ -60,7 +58,6 @@ export function scheduleIntervalHours(expression: string): number {
   return 24;
 }
 
-/** The derived figures of the ingestion alarms for a deploy configuration. */
 export function ingestionAlarmFigures(config: Pick<DeployConfig, 'sources' | 'ingestSchedule'>) {
   const runHours = scheduleIntervalHours(config.ingestSchedule);
   const daily = config.sources.includes('currency-api');
@@ -73,5 +70,3 @@ export function ingestionAlarmFigures(config: Pick<DeployConfig, 'sources' | 'in
     minCurrencies: daily ? ALARM_THRESHOLDS.minCurrencies.withCurrencyApi : ALARM_THRESHOLDS.minCurrencies.ecbOnly,
   };
 }
-
-export type IngestionAlarmFigures = ReturnType<typeof ingestionAlarmFigures>;

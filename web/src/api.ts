@@ -68,10 +68,7 @@ export function createDashboardApi(options: {
   fetch: typeof fetch;
   /** The current ID token, or null when signed out or about to expire. */
   idToken: () => string | null;
-  /**
-   * Renews the ID token with the session's refresh token; true when a new one is in place. Tried once when there is
-   * no current token and once when the API answers 401, before the page gives up and asks to sign in again.
-   */
+  /** Tried once without a current token and once on a 401, before the page asks to sign in again. */
   refresh?: () => Promise<boolean>;
 }): DashboardApi {
   const renewed = async (): Promise<string | null> =>

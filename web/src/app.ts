@@ -11,11 +11,9 @@ export interface Notice {
 }
 
 /**
- * The signed-in holder. The ID and access tokens live in this object only. The refresh token (and the address) is
- * also kept in this tab's sessionStorage, never localStorage or a cookie: a reload renews the session with it, while
- * another tab, a closed tab or a sign-out (which also revokes it with GlobalSignOut) ends it. Any script running
- * in the page could read it, as it could use the tokens in memory; the page's CSP admits its own script only, and
- * it writes no HTML from data.
+ * The ID and access tokens live here only; the refresh token also in this tab's sessionStorage (never localStorage
+ * or a cookie), so a reload renews the session while another tab or a closed one does not. A script in the page
+ * could read it, as it could the tokens; the CSP admits the page's own script only, and it writes no HTML from data.
  */
 export interface Session {
   email: string;

@@ -73,7 +73,6 @@ export function labelEvery(slotWidth: number, minLabelWidth = 22): number {
   return 15;
 }
 
-/** `YYYY-MM-DD` of day `day` of `month`. */
 function dateOf(month: string, day: number): string {
   return `${month}-${String(day).padStart(2, '0')}`;
 }

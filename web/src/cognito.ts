@@ -1,7 +1,4 @@
-/**
- * The few Cognito user-pool actions the page calls, over Cognito's own JSON protocol: one POST per action to the
- * pool's endpoint. The same code talks to Amazon Cognito and to the local emulator.
- */
+/** The few Cognito user-pool actions the page calls, over Cognito's JSON protocol, to AWS or the emulator alike. */
 
 export type CognitoAction =
   | 'SignUp'
@@ -46,10 +43,7 @@ export function cognitoRequest(
   };
 }
 
-/**
- * The bare exception name of an error answer. Cognito may qualify it (`com.amazonaws…#CodeMismatchException`) in
- * the body, or append a URL after a colon (`CodeMismatchException:http://…`) in the x-amzn-ErrorType header.
- */
+/** Cognito may qualify it (`com.amazonaws…#X`) in the body, or append `:http://…` in the x-amzn-ErrorType header. */
 export function errorTypeName(raw: string): string {
   const afterHash = raw.slice(raw.lastIndexOf('#') + 1);
   const colon = afterHash.indexOf(':');

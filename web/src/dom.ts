@@ -61,16 +61,12 @@ export function byId<T extends HTMLElement>(id: string): T {
   return element as T;
 }
 
-/** Replaces an element's children. */
 export function fill(parent: Element, ...children: Child[]): void {
   parent.replaceChildren();
   append(parent, children);
 }
 
-/**
- * Runs `work` with the button disabled and saying what is under way, then restores it. The button keeps its
- * place and size, and aria-busy tells assistive technology the form is working.
- */
+/** The button keeps its place and size; aria-busy tells assistive technology the form is working. */
 export async function busy<T>(button: HTMLButtonElement, busyLabel: string, work: () => Promise<T>): Promise<T> {
   const label = button.textContent ?? '';
   const form = button.form;

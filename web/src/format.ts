@@ -51,7 +51,6 @@ export function formatMonth(month: string): string {
   return match && name ? `${name} ${match[1]}` : month;
 }
 
-/** Days in a YYYY-MM month, or 0 when the text is not one. */
 export function daysInMonth(month: string): number {
   const match = /^(\d{4})-(\d{2})$/.exec(month);
   if (!match) return 0;
@@ -95,10 +94,7 @@ export function curlExample(apiUrl: string): string {
   return `curl -H "X-API-Key: $FXRATES_KEY" '${base}rates/latest?base=EUR'`;
 }
 
-/**
- * The operator's contact as a link: `mailto:` shows the address, a web address shows itself without the scheme.
- * Anything else (a `javascript:` URL, a typo) yields null, so the page shows the plain sentence instead.
- */
+/** Anything but `mailto:` or a web address (a `javascript:` URL, a typo) yields null: the plain sentence shows. */
 export function contactLink(contact: string | null): { href: string; text: string } | null {
   if (contact === null) return null;
   const value = contact.trim();

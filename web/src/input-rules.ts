@@ -1,7 +1,4 @@
-/**
- * What the forms check before sending, so a customer hears about a typo at once rather than after a round trip.
- * The servers enforce the same rules; these only mirror them.
- */
+/** Mirrors of the servers' rules, so a customer hears about a typo at once rather than after a round trip. */
 
 import { passwordProblems } from './password-policy';
 
@@ -15,10 +12,7 @@ export function passwordMessage(password: string): string | null {
   return `The password needs ${list}.`;
 }
 
-/**
- * The address as the pool's user name: trimmed and in lower case, so that signing in as `Ann@Example.com` finds
- * the account made as `ann@example.com` on either host.
- */
+/** So that signing in as `Ann@Example.com` finds the account made as `ann@example.com` on either host. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }

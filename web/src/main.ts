@@ -1,7 +1,6 @@
 /**
- * The dashboard's entry: reads /config.json, then draws the view the URL's hash names. The ID and access tokens
- * live in this module's closure only; the refresh token is also kept in this tab's sessionStorage, so a reload
- * renews the session instead of ending it (app.ts says what that costs and why it is kept there).
+ * The dashboard's entry: reads /config.json, then draws the view the URL's hash names. Where the tokens live, and
+ * why: app.ts.
  */
 import { ApiFailure, createDashboardApi } from './api';
 import type { App, Notice, Session, ViewRenderer } from './app';
@@ -28,7 +27,6 @@ const RENDERERS: Readonly<Record<View, ViewRenderer>> = {
 /** Tokens this close to expiry count as expired, so a call does not leave with a token that dies on the way. */
 const EXPIRY_MARGIN_MS = 30_000;
 
-/** The sessionStorage entry that lets a reload of this tab renew its session. */
 const STORED_SESSION = 'fxrates.dashboard.session';
 
 interface StoredSession {
@@ -41,9 +39,7 @@ function storeSession(value: StoredSession | null): void {
   try {
     if (value === null) sessionStorage.removeItem(STORED_SESSION);
     else sessionStorage.setItem(STORED_SESSION, JSON.stringify(value));
-  } catch {
-    // Nothing to do: the session in memory is unaffected.
-  }
+  } catch {}
 }
 
 function storedSession(): StoredSession | null {

@@ -1,7 +1,4 @@
-/**
- * Refusals from Cognito and from the dashboard API, put into sentences a customer can act on. Each sentence says
- * what happened and what to do next; none shows an exception name or an HTTP status.
- */
+/** Refusals put into sentences a customer can act on: never an exception name or an HTTP status. */
 import { type ApiFailure, BAD_RESPONSE, NETWORK_ERROR } from './api';
 import type { CognitoError } from './cognito';
 import { PASSWORD_POLICY_TEXT } from './input-rules';

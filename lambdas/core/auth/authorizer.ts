@@ -11,7 +11,7 @@ import { matchRoute } from '../http/routes';
 import { LruCache } from '../service/lru-cache';
 import { isStoreUnavailable } from '../store/store-errors';
 
-/** Query parameter names that carry a key in the URL (refused with 400 even beside a valid header; openapi.json: api-key-in-url). */
+/** Refused with 400 even beside a valid header (openapi.json: api-key-in-url). */
 export const KEY_QUERY_PARAMETERS = ['api_key', 'apikey', 'key', 'access_key', 'x-api-key'] as const;
 
 export interface KeyLookup {
@@ -42,10 +42,7 @@ export type AuthorizerOutcome =
   | { kind: 'account-inactive'; accountId: string; plan: PlanId }
   | { kind: 'metered'; accountId: string; plan: PlanId; meter: MeterState };
 
-/**
- * A request answered `unavailable` (503): which store call failed (the key, the account, the usage item), or the
- * decision's deadline passing; the account when it was already known. Never the key.
- */
+/** Which store call failed, or the deadline; never the key. */
 export interface StoreFailure {
   stage: 'key' | 'account' | 'usage' | 'deadline';
   accountId?: string;
@@ -65,11 +62,7 @@ export interface AuthorizerDeps {
 }
 
 export interface AuthorizeOptions {
-  /**
-   * Milliseconds the decision may take: past them the answer is `unavailable` (503) rather than a function timeout
-   * (500). The Lambda handler passes its remaining time less a margin; without it, the store clients' own timeouts
-   * are the only bound.
-   */
+  /** Past it the answer is `unavailable` (503) rather than a function timeout (500). */
   deadlineMs?: number;
 }
 
@@ -95,11 +88,7 @@ function allow(methodArn: string, access: Access): APIGatewayAuthorizerResult {
   return policy('Allow', methodArn, access.accountId ?? 'anonymous', encodeAccess(access));
 }
 
-/**
- * The store could not answer: an Allow whose context says `unavailable`, rendered 503 by the endpoint's first
- * middleware (`admission` in http/middleware.ts says why an Allow is safe). It carries the account and plan only
- * when the cache already had them (for the access log).
- */
+/** An Allow rendered 503 by the endpoint (`admission` in http/middleware.ts says why an Allow is safe). */
 function unavailable(methodArn: string, known: { accountId?: string; plan?: PlanId }): APIGatewayAuthorizerResult {
   const access: Access = { verdict: 'unavailable' };
   if (known.accountId) access.accountId = known.accountId;
@@ -112,11 +101,7 @@ const CACHE_ENTRIES = 10_000;
 
 type Observe = (outcome: AuthorizerOutcome) => void;
 
-/**
- * The checks made before the store is asked, in the documented order: the header, a key in the URL, the key's
- * format. Their answer, or the well-formed key. A malformed or missing key is refused before the store is asked, so
- * an outage does not change those 401s.
- */
+/** In the documented order, before the store is asked, so an outage does not change those 401s. */
 function checkRequest(
   event: APIGatewayRequestAuthorizerEvent,
   observe: Observe,
@@ -173,11 +158,7 @@ async function meter(
   return allow(event.methodArn, { verdict: meter.verdict, ...base, meter });
 }
 
-/**
- * The decision, or `late()` once `budgetMs` passes. A decision still running then goes on in the background: an
- * admission write that lands after the deadline counts a request answered 503, the one case where a refused request
- * is counted (a function timeout would have left the same write in flight and answered 500).
- */
+/** A late admission write still counts the 503 (a function timeout would have counted it and answered 500). */
 async function withDeadline<T>(decision: Promise<T>, budgetMs: number | undefined, late: () => T): Promise<T> {
   if (budgetMs === undefined || !Number.isFinite(budgetMs)) return decision;
   // Nobody awaits a decision that lost the race; its failure must not become an unhandled rejection.
@@ -194,12 +175,8 @@ async function withDeadline<T>(decision: Promise<T>, budgetMs: number | undefine
 }
 
 /**
- * The REQUEST authorizer. Unknown and malformed keys are a Deny (rendered 401 by the gateway); every other verdict
- * is an Allow whose context the endpoint's first middleware renders, since a Deny cannot carry a status or headers.
- *
- * A key, account or usage item the store cannot read or write in time (`isStoreUnavailable`) is answered
- * `unavailable` (503) and counted nowhere. Any other error (a missing table, a refused permission) is a fault of the
- * deployment and is thrown: API Gateway answers it with 500.
+ * Only unknown and malformed keys are a Deny (401): a Deny cannot carry a status or headers, so every other verdict
+ * is an Allow the endpoint renders. A store outage is `unavailable` (503); any other error is thrown (500).
  */
 export function createAuthorizer(deps: AuthorizerDeps) {
   const ttl = deps.cacheTtlMs ?? 60_000;

@@ -16,10 +16,7 @@ import {
 } from '../observability';
 import type { AuthorizerOutcome, StoreFailure } from './authorizer';
 
-/**
- * A decision whose meter's minute starts this late is not a quota sample: its line could be written in the next
- * minute, where the same account's next sample falls, and a minute would then hold two samples of it.
- */
+/** Later in its minute, a sample's line could land in the next minute beside that minute's own sample. */
 export const QUOTA_SAMPLE_CUTOFF_MS = 55_000;
 
 /** The verdict a decision is counted and logged under. */
@@ -33,10 +30,7 @@ export function percentUsed(meter: Pick<MeterState, 'monthUsed' | 'monthLimit'>)
   return Math.floor((meter.monthUsed * 1000) / meter.monthLimit) / 10;
 }
 
-/**
- * The first admitted request of an account's minute, which exactly one request per account and minute is across
- * every authorizer instance: the usage store counts the minute atomically, so only one of them sees the count 1.
- */
+/** Exactly one request per account and minute sees the count 1: the usage store counts atomically. */
 export function isQuotaSample(meter: MeterState): boolean {
   const intoMinute = ((meter.at % 60_000) + 60_000) % 60_000;
   return meter.verdict === 'admitted' && meter.minuteUsed === 1 && intoMinute < QUOTA_SAMPLE_CUTOFF_MS;
@@ -48,11 +42,8 @@ export interface ObserverOutput {
 }
 
 /**
- * Turns each authorizer decision into one EMF line: the count `Requests` with the dimensions plan and verdict (the
- * per-plan totals and refusals by reason the dashboard shows), and as plain fields of the same line the account id
- * and, once metered, the month's use, its limit and the percentage used (never the key). Those fields are what
- * the Contributor Insights rules over the authorizer's log group read: top accounts by requests, by refusals and
- * by share of their quota. A refusal also gets a readable log line.
+ * One EMF line per decision: `Requests` by plan and verdict, with the account and its month's use as plain fields
+ * (never the key) for the Contributor Insights rules over the authorizer's log group.
  */
 export function createAuthorizerObserver(
   now: () => number = Date.now,
@@ -92,10 +83,7 @@ export function createAuthorizerObserver(
   };
 }
 
-/**
- * A request answered 503 because the store could not answer: one warning line with the failed call and the error,
- * so an operator sees the outage in the authorizer's log (the API's 5xx alarm counts the 503s themselves).
- */
+/** The operator sees the outage in the authorizer's log; the API's 5xx alarm counts the 503s themselves. */
 export function logUnavailable(failure: StoreFailure): void {
   const { stage, accountId, error } = failure;
   defaultLogger.warn('store unavailable: answered 503', {

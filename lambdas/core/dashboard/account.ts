@@ -6,13 +6,9 @@ import { nextKeyAt } from './errors';
 import { accountView, dashboardResponse, ownedAccountId } from './views';
 
 /**
- * GET /api/account: the overview. The quota report is the one GET /v1/quota answers, from the same usage item the
- * authorizer writes; the chart's days come from that item's day counters. Two reads, run together: the account
- * (created on the first request) and the month's usage item.
- *
- * The days count every admitted request, and the month's `used` all but the quota checks (GET /v1/quota counts
- * toward the minute only). Both counters are raised by the same write, so the difference of their sums is exactly
- * the month's quota checks: `quota_checks` lets the page reconcile the chart with the quota without a new counter.
+ * GET /api/account: the quota report of GET /v1/quota and the chart's days, from the one usage item. The days count
+ * every admitted request and `used` all but quota checks, raised by the same write, so their difference is exactly
+ * `quota_checks`: the page reconciles chart and quota without a new counter.
  */
 export const endpoint = defineDashboardEndpoint<DashboardDeps>({
   route: 'account',

@@ -10,10 +10,7 @@ import { UsageStore } from '../store/usage-store';
 /** Where customers ask for a plan change: an e-mail address or a URL the operator configures; none when unset. */
 export const UPGRADE_CONTACT_ENV = 'UPGRADE_CONTACT';
 
-/**
- * The dashboard's limit on key creation per account, against a stolen session minting keys in a loop: at most `max`
- * keys in any `windowMs` (a rolling window, domain/key-creation.ts).
- */
+/** Against a stolen session minting keys in a loop: a rolling window (domain/key-creation.ts). */
 export const KEY_CREATION_LIMIT: KeyCreationLimit = { max: 10, windowMs: 60 * 60 * 1000 };
 
 export interface DashboardDeps {
@@ -37,7 +34,6 @@ export function contactLink(value: string | undefined): string | null {
 
 let shared: DashboardDeps | undefined;
 
-/** The module-scope dependencies of a dashboard function. */
 export function lambdaDashboardDeps(): DashboardDeps {
   if (!shared) {
     const table = requireEnv(ACCOUNTS_TABLE.envVar);

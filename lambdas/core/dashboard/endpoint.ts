@@ -11,10 +11,7 @@ export interface DashboardRequest {
 
 export type DashboardEndpoint = (request: DashboardRequest) => Promise<HttpResponse>;
 
-/**
- * What a dashboard module (`lambdas/core/dashboard/<route id>.ts`) exports as `endpoint`: built with `lambdaDeps()`
- * in its function (lambdas/dashboard/handler.ts), with the local server's stores in `npm start`.
- */
+/** Built with `lambdaDeps()` in its function, with the local server's stores in `npm start`. */
 export interface DashboardEndpointModule<Deps> {
   route: DashboardRouteId;
   create(deps: Deps): DashboardEndpoint;

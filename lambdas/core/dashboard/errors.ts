@@ -42,10 +42,7 @@ export function dashboardError(error: unknown, account?: Account): ApiError | un
   return undefined;
 }
 
-/**
- * When the dashboard's creation limit admits the account's next key, as a timestamp; null when it admits one now.
- * Rounded up to the second, as timestamps are written without milliseconds: at the time it names, a key is admitted.
- */
+/** Rounded up to the second (timestamps carry none): at the time it names, a key is admitted. Null: now. */
 export function nextKeyAt(account: Account, limit: KeyCreationLimit, now: Date): string | null {
   const next = nextKeyCreationAt(account.keyCreatedAt ?? [], limit, now.getTime());
   return next === undefined ? null : formatTimestamp(Math.ceil(next / 1000) * 1000);

@@ -31,10 +31,7 @@ export function keyNameOf(event: APIGatewayProxyEvent): string {
   return name;
 }
 
-/**
- * POST /api/keys: creates a named key. The full key is in this response only; the store keeps its hash. The store
- * enforces the plan's key limit and the dashboard's creation limit, each with one conditional write.
- */
+/** POST /api/keys: the full key is in this response only; the store keeps its hash and enforces the limits. */
 export const endpoint = defineDashboardEndpoint<DashboardDeps>({
   route: 'keys-create',
   lambdaDeps: lambdaDashboardDeps,

@@ -4,10 +4,7 @@ import { defineDashboardEndpoint } from './endpoint';
 import { cannotCreateReason, nextKeyAt } from './errors';
 import { dashboardResponse, keyView } from './views';
 
-/**
- * GET /api/keys: every key of the account, oldest first, with whether another can be created, why not, and when
- * the creation limit admits the next.
- */
+/** GET /api/keys: every key, oldest first, and whether (why not, when) another can be created. */
 export const endpoint = defineDashboardEndpoint<DashboardDeps>({
   route: 'keys-list',
   lambdaDeps: lambdaDashboardDeps,

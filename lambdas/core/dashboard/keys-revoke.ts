@@ -6,10 +6,7 @@ import { dashboardResponse, keyView } from './views';
 /** Key ids as the store makes them; anything else is answered 404 without a read. */
 const KEY_ID = /^key_[0-9A-Za-z]{1,64}$/;
 
-/**
- * DELETE /api/keys/{keyId}: revokes one of the account's own keys. Another account's key id is answered 404, as an
- * unknown one is, so ids cannot be probed. Revoking twice succeeds and says so.
- */
+/** DELETE /api/keys/{keyId}: another account's key id is a 404, as an unknown one, so ids cannot be probed. */
 export const endpoint = defineDashboardEndpoint<DashboardDeps>({
   route: 'keys-revoke',
   lambdaDeps: lambdaDashboardDeps,

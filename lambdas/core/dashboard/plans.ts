@@ -18,10 +18,7 @@ export function planCatalog() {
   }));
 }
 
-/**
- * GET /api/plans: the plans, the account's current one, and the operator's contact for a change. Changing plans
- * is not self-service: the operator does it with the admin CLI, and this page then shows the new plan.
- */
+/** GET /api/plans. Changing plans is not self-service: the operator does it with the admin CLI. */
 export const endpoint = defineDashboardEndpoint<DashboardDeps>({
   route: 'plans',
   lambdaDeps: lambdaDashboardDeps,

@@ -46,7 +46,6 @@ export function generateApiKey(randomBytes: RandomBytes): string {
   return `${KEY_PREFIX}${random}${base62Fixed(crc32(random), KEY_CHECKSUM_LENGTH)}`;
 }
 
-/** True when the key has the prefix, the length, the alphabet and a matching checksum. */
 export function isWellFormedApiKey(key: string): boolean {
   if (key.length !== KEY_LENGTH || !KEY_PATTERN.test(key)) return false;
   const random = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + KEY_RANDOM_LENGTH);
@@ -59,10 +58,7 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/**
- * The part of a key that may be shown after creation, so a person can tell their keys apart: the prefix and the
- * first four random characters. What stays secret (28 random characters, about 166 bits) is still far beyond guessing.
- */
+/** What stays secret (28 random characters, about 166 bits) is still far beyond guessing. */
 export const KEY_DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 4;
 
 export function displayPrefix(key: string): string {
@@ -72,10 +68,7 @@ export function displayPrefix(key: string): string {
 /** Random characters of an account or key id (`acc_…`, `key_…`). */
 export const ACCOUNT_ID_RANDOM_LENGTH = 16;
 
-/**
- * The account id of a person who signed up in the dashboard, derived from their Cognito `sub`: the same person
- * always reaches the same account without a lookup item, and two first requests racing create one account.
- */
+/** Derived from the Cognito `sub`: no lookup item, and two first requests racing create one account. */
 export function accountIdForOwner(sub: string): string {
   const digest = createHash('sha256').update(`owner:${sub}`, 'utf8').digest();
   let id = '';

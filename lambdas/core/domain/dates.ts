@@ -69,11 +69,7 @@ function lastSundayMs(year: number, monthIndex: number): number {
   return at.getTime() - at.getUTCDay() * DAY_MS;
 }
 
-/**
- * Berlin's UTC offset in hours at an instant: +2 from the last Sunday of March 01:00 UTC to the last Sunday of
- * October 01:00 UTC, else +1. The EU rule (in force since 1996, before the ECB's first day) as arithmetic: no
- * time-zone database, so it costs nothing to set up and can run on every request.
- */
+/** The EU rule (since 1996, before the ECB's first day) as arithmetic: no time-zone database to set up. */
 export function berlinOffsetHours(atMs: number): number {
   const year = new Date(atMs).getUTCFullYear();
   const summerStarts = lastSundayMs(year, 2) + 3_600_000;

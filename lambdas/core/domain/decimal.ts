@@ -1,7 +1,6 @@
 /**
- * Exact decimal arithmetic over BigInt, just what the rate math needs: parse, multiply, divide to a number of
- * places, round half-even, print plain. It reproduces the big.js setup it replaced (quotients to 40 places, then
- * rounded; half-even; no exponent notation) digit for digit, without big.js's cost at every cold start.
+ * Exact decimal arithmetic over BigInt, just what the rate math needs; it reproduces the big.js setup it replaced
+ * (quotients to 40 places, half-even, no exponent notation) digit for digit.
  */
 // Why: docs/clever-parts.md#decimal-arithmetic-over-bigint
 
@@ -41,7 +40,6 @@ export function multiply(a: Decimal, b: Decimal): Decimal {
   return { coefficient: a.coefficient * b.coefficient, exponent: a.exponent + b.exponent };
 }
 
-/** `a − b`, exact. */
 export function subtract(a: Decimal, b: Decimal): Decimal {
   const exponent = Math.min(a.exponent, b.exponent);
   return {

@@ -1,6 +1,6 @@
 /**
- * The error catalog of the API, published in its OpenAPI document: every code, its status and its default message, in one place.
- * Domain code throws the *Error classes below; the HTTP layer renders any ApiError through this table.
+ * The API's error catalog, published in its OpenAPI document: every code, its status and default message. Domain code
+ * throws the *Error classes below; the HTTP layer renders any ApiError through this table.
  */
 import { printable } from './text';
 

@@ -1,7 +1,6 @@
 /**
- * The dashboard's limit on creating keys, over a rolling window: a key may be created when fewer than `max` keys
- * of the account were created in the `windowMs` before. A rolling window rather than clock hours, because clock
- * hours let twice the limit through across an hour's edge. Pure: the accounts store supplies the instants.
+ * The dashboard's key-creation limit over a rolling window, because clock hours let twice the limit through across
+ * an hour's edge. Pure: the accounts store supplies the instants.
  */
 
 /** At most `max` keys created per `windowMs` for one account (the dashboard's limit; the admin CLI has none). */
@@ -10,10 +9,7 @@ export interface KeyCreationLimit {
   windowMs: number;
 }
 
-/**
- * The instant (epoch ms) from which the limit admits another key, given the creation times of the account's latest
- * keys; undefined when it admits one at `now`. A creation at `t` leaves the window at exactly `t + windowMs`.
- */
+/** Undefined when it admits one at `now`; a creation at `t` leaves the window at exactly `t + windowMs`. */
 export function nextKeyCreationAt(
   createdAt: readonly number[],
   limit: KeyCreationLimit,

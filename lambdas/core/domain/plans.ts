@@ -56,7 +56,6 @@ export function isPlanId(value: string): value is PlanId {
  */
 export const MAX_LIMIT = 1_000_000_000_000_000;
 
-/** Per-account overrides of the plan defaults, as stored on the account record. */
 export interface LimitOverrides {
   monthlyLimit?: number;
   perMinute?: number;

@@ -1,12 +1,10 @@
 /**
- * Quota and rate-limit arithmetic of the API (README, openapi.json): effective limits, the UTC minute and month windows, the
- * quota report and the outcome of one admission (`MeterState`), which lambdas/core/http renders into headers.
- * Pure: every function takes the instant it is about; the usage store and the authorizer supply the clock.
+ * Quota and rate-limit arithmetic (README, openapi.json): limits, the UTC minute and month windows, the quota report
+ * and one admission's outcome. Pure: every function takes the instant it is about.
  */
 import { formatTimestamp } from './dates';
 import type { PlanLimits } from './plans';
 
-/** An instant, as a Date or as epoch milliseconds. */
 export type Instant = Date | number;
 
 const MINUTE_MS = 60_000;
@@ -34,7 +32,6 @@ export function overflowPercentOf(limits: OverflowLimits): number {
   return Math.min(100, Math.max(0, Math.trunc(limits.overflowPercent)));
 }
 
-/** `base + floor(base × overflow_percent / 100)` when overflow is allowed, else `base`. */
 export function effectiveLimit(limits: OverflowLimits): number {
   const base = limits.monthlyLimit;
   return base + Math.floor((base * overflowPercentOf(limits)) / 100);
@@ -59,7 +56,6 @@ export function monthLengthSeconds(at: Instant): number {
   return (monthStartMs(at, 1) - monthStartMs(at)) / 1000;
 }
 
-/** Seconds until the month's quota resets, at least 1. */
 export function secondsUntilMonthReset(at: Instant): number {
   const ms = toMs(at);
   return secondsUntil(monthStartMs(ms, 1), ms);
@@ -75,7 +71,6 @@ export function minuteStartMs(at: Instant): number {
   return ms - (((ms % MINUTE_MS) + MINUTE_MS) % MINUTE_MS);
 }
 
-/** `YYYY-MM-DDTHH:MM` of the UTC calendar minute. */
 export function minuteKey(at: Instant): string {
   return new Date(minuteStartMs(at)).toISOString().slice(0, 16);
 }
@@ -118,7 +113,6 @@ export function dailyUsage(
   return days;
 }
 
-/** Seconds until the minute window resets: 1 to 60. */
 export function secondsUntilMinuteReset(at: Instant): number {
   const ms = toMs(at);
   return secondsUntil(minuteStartMs(ms) + MINUTE_MS, ms);
@@ -161,10 +155,7 @@ export function quotaReport(limits: PlanLimits, monthUsed: number, now: Instant)
 export const METER_VERDICTS = ['admitted', 'rate-limit-exceeded', 'quota-exceeded'] as const;
 export type MeterVerdict = (typeof METER_VERDICTS)[number];
 
-/**
- * The outcome of one admission. For an admitted request the counts include it; for a refused one they are the
- * counts that refused it (a refusal counts nothing).
- */
+/** For an admitted request the counts include it; a refusal counts nothing. */
 export interface MeterState {
   verdict: MeterVerdict;
   /** The `plan` field of the quota report, e.g. `Pro`. */
@@ -183,10 +174,7 @@ export interface UsageCounts {
   monthUsed: number;
 }
 
-/**
- * Whether one more request fits, given the counts before it. When the month is used up the verdict is
- * `quota-exceeded` even if the minute is too: waiting for the minute to reset would not help.
- */
+/** A used-up month is `quota-exceeded` even if the minute is too: waiting for the minute would not help. */
 export function decideAdmission(
   before: UsageCounts,
   limits: { minuteLimit: number; monthLimit: number },

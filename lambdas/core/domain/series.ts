@@ -8,13 +8,8 @@ import { crossRate } from './rates';
 
 /** The first year any source has data for (the ECB's history starts on 1999-01-04). */
 export const SERIES_FIRST_YEAR = 1999;
-/**
- * The version of the series items' layout. A table whose marker (META#series) is older, missing, or left
- * pending by a run that did not finish is rebuilt before ingestion runs; until a table's marker names this
- * version, the time series endpoint answers 503 rather than serve series that are not built yet.
- */
+/** A table whose marker (META#series) names another is rebuilt; until then the time series answers 503. */
 export const SERIES_VERSION = 1;
-/** Decimal places of `change_pct`. */
 export const CHANGE_PCT_PLACES = 4;
 
 /** One currency's EUR rates over one calendar year, exactly as stored in its day items, ascending by day. */
@@ -45,22 +40,17 @@ export function attributeDay(attribute: string, year: number): string | undefine
   return m ? `${String(year).padStart(4, '0')}-${m[1]}-${m[2]}` : undefined;
 }
 
-/** The calendar years a range touches, ascending. */
 export function yearsOf(start: string, end: string): number[] {
   const years: number[] = [];
   for (let year = Number(start.slice(0, 4)); year <= Number(end.slice(0, 4)); year++) years.push(year);
   return years;
 }
 
-/** Days from `start` to `end`, both included. */
 export function daysInclusive(start: string, end: string): number {
   return daysBetween(start, end) + 1;
 }
 
-/**
- * The pair's rate on every day of the year where both currencies have one, ascending. Each rate is computed by
- * the very function history uses, over the same two stored EUR rates, so it equals history's answer digit for digit.
- */
+/** Computed by the very function history uses, so each rate equals history's answer digit for digit. */
 export function pairYear(from: CurrencyYear, to: CurrencyYear): SeriesPoint[] {
   const points: SeriesPoint[] = [];
   let i = 0;
@@ -81,7 +71,6 @@ export function pairYear(from: CurrencyYear, to: CurrencyYear): SeriesPoint[] {
   return points;
 }
 
-/** The points from `start` to `end`, both included (points ascending). */
 export function withinRange(points: readonly SeriesPoint[], start: string, end: string): SeriesPoint[] {
   let lo = 0;
   while (lo < points.length && (points[lo] as SeriesPoint).date < start) lo++;
@@ -93,7 +82,6 @@ export function withinRange(points: readonly SeriesPoint[], start: string, end: 
 export interface SeriesSummary {
   first: SeriesPoint;
   last: SeriesPoint;
-  /** `last − first`, exact, as a plain decimal. */
   change: string;
   /** `change / first × 100`, rounded half-even to CHANGE_PCT_PLACES places, as a plain decimal. */
   changePct: string;

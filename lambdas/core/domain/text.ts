@@ -11,12 +11,9 @@ function escapeCodePoint(char: string): string {
 }
 
 /**
- * Echoes outside text (user input, upstream data, identifiers) in a message as a short token that shows what was
- * sent and cannot disturb whatever displays or stores the message. Printable ASCII and the letters, digits and marks
- * of any script stay as they are ('ÉUR', '円'); every other code point is written as `\u{XXXX}`: control characters,
- * bidi overrides and isolates, zero-width and other format or invisible characters, lone surrogates, private use,
- * symbols and emoji, whitespace other than a space. At most `maxLength` code points of `text` are shown (an escape
- * counts as the one code point it stands for; a surrogate pair is never split), followed by `…` when there is more.
+ * Outside text in a message as a short token that shows what was sent and cannot disturb whatever displays or
+ * stores it: every code point not echoed as it is becomes `\u{XXXX}` (controls, bidi, invisibles, emoji, …). At most
+ * `maxLength` code points (a surrogate pair is never split), then `…`.
  */
 export function printable(text: string, maxLength: number): string {
   let shown = '';

@@ -1,18 +1,11 @@
 /**
- * The one codec of what the authorizer tells an endpoint: `encodeAccess` in the authorizer, `decodeAccess` in the
- * endpoint's first middleware. API Gateway hands the context on with every value as a string. Each field is
- * written once; what follows from others (the plan's name, the minute and month limits of the meter) is derived
- * on decoding rather than carried twice.
+ * The one codec of the authorizer's context (API Gateway hands it on as strings). Each field is written once; what
+ * follows from others (the plan's name, the meter's limits) is derived on decoding.
  */
 import { isPlanId, PLANS, type PlanId } from '../domain/plans';
 import { effectiveLimit, METER_VERDICTS, type MeterState, type MeterVerdict } from '../domain/quota';
 
-/**
- * What the authorizer decided about a request whose key header was present (401s never reach a function).
- * `unavailable`: the store could not be read or written in time, so nothing is known about the key's account and
- * nothing was counted; the endpoint answers 503 before any work (middleware.ts). Its context carries the verdict,
- * and the account and plan only when the authorizer had them cached.
- */
+/** `unavailable`: the store did not answer in time, nothing was counted, and the endpoint answers 503. */
 export const VERDICTS = [...METER_VERDICTS, 'api-key-in-url', 'account-inactive', 'unavailable'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
@@ -65,10 +58,7 @@ export function encodeAccess(access: Access): Record<string, string> {
   return context;
 }
 
-/**
- * A count: a non-negative safe integer, as up to 16 digits or as a number (a host that passes values through
- * unconverted still works).
- */
+/** Digits or a number, so a host that passes values through unconverted still works. */
 function count(value: unknown): number | undefined {
   const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;

@@ -41,10 +41,7 @@ function qualityOf(ranges: readonly MediaRange[], type: string): { q: number; ex
   return { q: partial?.q ?? 0, exact: false };
 }
 
-/**
- * Whether `Accept` prefers `text/csv` to `application/json`: a higher quality, or the same quality with CSV named
- * and JSON only matched by a wildcard (`text/csv, *\/*`). Without the header, or on a tie otherwise, JSON.
- */
+/** A tie goes to CSV only when CSV is named and JSON only matched by a wildcard (`text/csv, *\/*`). */
 export function acceptsCsv(accept: string | undefined): boolean {
   if (!accept) return false;
   const ranges = mediaRanges(accept);

@@ -14,11 +14,7 @@ type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, HttpResponse, Error,
 /** The longest e-mail address a token may name (RFC 5321's path limit); Cognito allows no longer ones. */
 const MAX_EMAIL_LENGTH = 254;
 
-/**
- * The person a request is from, read from the claims of the ID token that API Gateway's Cognito authorizer (or the
- * local gateway, which checks tokens the same way) verified. The authorizer passes claims as strings on AWS; the
- * local gateway passes the token's own JSON values, so both spellings of `true` are read.
- */
+/** AWS passes claims as strings, the local gateway as the token's JSON values: both spellings of `true` are read. */
 export function ownerOf(event: APIGatewayProxyEvent): AccountOwner {
   const claims = (event.requestContext?.authorizer as { claims?: Record<string, unknown> } | null | undefined)?.claims;
   const sub = claims?.sub;
@@ -64,11 +60,7 @@ function finalizeResponse(): Middleware {
   return { after: finish, onError: finish };
 }
 
-/**
- * Wraps a dashboard endpoint in its middleware chain: the 5xx count (registered first, so its `after` and `onError`
- * run last, on the finished answer), `finalizeResponse`, and the error envelope (registered last, so it converts an
- * error first).
- */
+/** The 5xx count first (it runs last, on the finished answer), the error envelope last (it converts first). */
 export function dashboardHandler(routeId: DashboardRouteId, endpoint: DashboardEndpoint) {
   dashboardRouteById(routeId);
   return middy<APIGatewayProxyEvent, HttpResponse, Error, Context>((event: APIGatewayProxyEvent) =>

@@ -2,11 +2,7 @@ import { ERROR_CATALOG, type ErrorCode } from '../domain/errors';
 import { API_KEY_HEADER } from './headers';
 import { ERROR_CACHE_CONTROL } from './routes';
 
-/**
- * Responses that API Gateway renders itself (the function never runs). The CDK API construct turns each row
- * into a GatewayResponse; the local gateway renders the same rows with the same template substitution, so the
- * two hosts answer alike. Templates use API Gateway's `$context` variables.
- */
+/** Responses API Gateway renders itself; the CDK stack deploys these rows and the local gateway renders them. */
 export type GatewayResponseType =
   | 'ACCESS_DENIED'
   | 'UNAUTHORIZED'
@@ -30,7 +26,6 @@ export interface GatewayResponseDefinition {
   type: GatewayResponseType;
   /** Undefined for the DEFAULT_* catch-alls: API Gateway keeps the status it chose (a 415 stays a 415). */
   status?: number;
-  /** application/json body template. */
   template: string;
   /** Headers of this response on top of GATEWAY_RESPONSE_HEADERS, as API Gateway mapping expressions. */
   headers?: Readonly<Record<string, string>>;
@@ -64,8 +59,7 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
     headers: { 'Retry-After': "'1'" },
   },
   { type: 'QUOTA_EXCEEDED', status: 429, template: envelope('quota-exceeded') },
-  // API Gateway's answer when it cannot use an authorizer's result; a store outage never gets here (the authorizer
-  // answers it with its `unavailable` verdict, rendered 503 by the endpoint), so a retry may still succeed.
+  // API Gateway's answer when it cannot use an authorizer's result; a store outage is the authorizer's 503 instead.
   { type: 'AUTHORIZER_FAILURE', status: 503, template: envelope('service-unavailable') },
   // A Lambda authorizer that throws or times out: a fault of the deployment (a missing table, a refused permission).
   { type: 'AUTHORIZER_CONFIGURATION_ERROR', status: 500, template: envelope('internal-error') },
@@ -90,21 +84,15 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
   { type: 'DEFAULT_5XX', template: envelope('internal-error') },
 ];
 
-/**
- * REQUEST_TOO_LARGE as the local server words it for a request with more header fields than its HTTP parser keeps
- * (API Gateway refuses such a request for its size first). Same status and code as the row; only the reason differs,
- * so a client is not told that a header it sent after the limit is missing.
- */
+/** For more header fields than the local parser keeps: not told that a header past the limit is missing. */
 export const TOO_MANY_HEADERS_RESPONSE: GatewayResponseDefinition = {
   ...gatewayResponse('REQUEST_TOO_LARGE'),
   template: envelope('invalid-parameter', 'The request has too many headers.'),
 };
 
 /**
- * The dashboard API's gateway responses (its own REST API, so its own table): the public rows, except where the
- * Cognito authorizer refuses. It answers UNAUTHORIZED for a missing, expired or forged token alike, and a token
- * that verifies but lacks what a method requires is ACCESS_DENIED; both are `unauthenticated` to the page, which
- * then asks the person to sign in again. Bodies are JSON here (POST /api/keys), so a refused body is named.
+ * The public rows, except the Cognito authorizer's UNAUTHORIZED and ACCESS_DENIED, both `unauthenticated` to the
+ * page (it asks the person to sign in again); bodies are JSON here, so a refused body is named.
  */
 export const DASHBOARD_GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = GATEWAY_RESPONSES.map((row) => {
   switch (row.type) {
@@ -125,7 +113,6 @@ export const GATEWAY_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   'X-Request-Id': 'context.requestId',
 };
 
-/** Every header of one gateway response: the common ones and its own. */
 export function gatewayResponseHeaders(definition: GatewayResponseDefinition): Record<string, string> {
   return { ...GATEWAY_RESPONSE_HEADERS, ...definition.headers };
 }
@@ -139,10 +126,7 @@ export function gatewayResponse(
   return found;
 }
 
-/**
- * Renders a template the way API Gateway does for the variables these templates use: values are inserted as they
- * are, unescaped, so the authorizer must only put JSON-safe text into its Deny context (it puts catalog messages).
- */
+/** Values go in unescaped, as on API Gateway: the authorizer's Deny context must be JSON-safe (catalog messages). */
 export function renderGatewayTemplate(template: string, context: Readonly<Record<string, string | undefined>>): string {
   return template.replace(/\$context\.([A-Za-z0-9_.]+)/g, (_, name: string) => context[name] ?? '');
 }

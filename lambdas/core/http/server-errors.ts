@@ -1,9 +1,8 @@
 /**
- * The count a release is judged by: one EMF line per 5xx answer of a released function, naming the function and its
- * published version, so the release alarm (lib/release.ts) can divide one version's 5xx answers by its invocations
- * (endpoints answer their failures, which Lambda's `Errors` never sees). The EMF module is loaded at the first 5xx,
- * not at init (docs: cold start). Both handler chains and the authorizer end in `countServerError`.
+ * One EMF `ServerErrors` line per 5xx answer of a released function and version, for the release alarm
+ * (lib/release.ts): endpoints answer their own failures, which Lambda's `Errors` never sees.
  */
+// Why: docs/clever-parts.md#hand-written-logger-and-emf-writer
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Metrics } from '../emf';
@@ -16,11 +15,7 @@ interface ReleasedVersion {
   version: string;
 }
 
-/**
- * Lambda sets both variables in every execution environment; AWS_LAMBDA_FUNCTION_VERSION is the version that
- * runs, also when the alias `live` was invoked. Outside Lambda (the local server, tests) there is no version to
- * judge, so nothing is counted.
- */
+/** Outside Lambda (the local server, tests) there is no version to judge, so nothing is counted. */
 function releasedVersion(env: NodeJS.ProcessEnv = process.env): ReleasedVersion | undefined {
   const functionName = env.AWS_LAMBDA_FUNCTION_NAME;
   const version = env.AWS_LAMBDA_FUNCTION_VERSION;
@@ -34,10 +29,7 @@ function isServerError(statusCode: number): boolean {
 let emf: Promise<typeof import('../emf')> | undefined;
 let emitter: Metrics | undefined;
 
-/**
- * Writes one `ServerErrors` count of 1 for `released`; nothing outside Lambda. Given `metrics`, the line is written
- * before this returns; without, once the EMF module has loaded, which the returned promise waits for.
- */
+/** Without `metrics`, the line is written once the EMF module has loaded, which the promise waits for. */
 export async function countServerError(
   released: ReleasedVersion | undefined = releasedVersion(),
   metrics?: Metrics,
@@ -60,10 +52,7 @@ export async function countServerError(
 type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, HttpResponse, Error, Context>;
 
 export interface ServerErrorCountOptions {
-  /**
-   * A 5xx that passes on another function's answer rather than this version's own: the public API's 503 for the
-   * authorizer's `unavailable` verdict, which the authorizer counts against its own version.
-   */
+  /** The 503 relayed for the authorizer's `unavailable` verdict: the authorizer counts it against its version. */
   relayed?: (event: APIGatewayProxyEvent) => boolean;
 }
 

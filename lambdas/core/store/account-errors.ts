@@ -12,7 +12,6 @@ export function printable(value: string): string {
   return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
 }
 
-/** A refusal of an accounts or keys operation; `code` is stable for scripts, the message is one human line. */
 export class AccountsError extends Error {
   constructor(
     readonly code: string,
@@ -49,16 +48,12 @@ export const AccountSuspendedError = refusal(
   'account-suspended',
   accountMessage('is suspended; resume it before creating keys.'),
 );
-/** "1 active key", "3 active keys". */
 const activeKeysText = (count: number): string => (count === 1 ? '1 active key' : `${count} active keys`);
 
 /** Where the operator sees which keys to revoke. */
 const keyListHint = (accountId: string): string => `npm run admin -- key list --account ${printable(accountId)}`;
 
-/**
- * No key can be created: the account holds `activeKeys` and its plan allows `max` (the plan's limit when omitted).
- * The message counts what is really active, which after an old downgrade may be more than the plan allows.
- */
+/** Counts what is really active, which after an old downgrade may be more than the plan allows. */
 export const KeyLimitReachedError = refusal(
   'KeyLimitReachedError',
   'key-limit-reached',
@@ -96,10 +91,7 @@ function keyCreationLimitedText(limit: KeyCreationLimit, waitSeconds: number): s
   );
 }
 
-/**
- * Too many keys created lately; `retryAfterSeconds` says when the oldest creation of the window leaves it, so that
- * a retry then is admitted (unless another creation took the place first).
- */
+/** `retryAfterSeconds`: when the oldest creation of the window leaves it. */
 export class KeyCreationLimitedError extends AccountsError {
   constructor(
     readonly limit: KeyCreationLimit,
@@ -123,11 +115,8 @@ export interface CreationAttempt {
 }
 
 /**
- * Why the reservation was refused, read from the account afterwards (a failed condition does not say which of its
- * clauses failed; the reservation does not ask for the failed item, which not every DynamoDB implementation returns:
- * a refusal is rare, and one consistent read explains it everywhere). The account's own state comes first, then the
- * plan's key limit, then the creation limit: waiting helps only with the last. Undefined when the account as read
- * allows the key: it changed since the refusal, or its full list of creation times holds stale ones.
+ * Read from the account afterwards: a failed condition does not say which clause failed, and not every DynamoDB
+ * implementation returns the item. Undefined when the account as read allows the key (it changed since).
  */
 export function refusedKeyReason(account: Account, creation: CreationAttempt | undefined): AccountsError | undefined {
   const { accountId } = account;

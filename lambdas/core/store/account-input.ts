@@ -1,7 +1,4 @@
-/**
- * What creating an account and naming a key accept. Hand-written, as every input check of the functions is
- * (docs: validation); each refusal is one InvalidAccountInputError naming the first field at fault.
- */
+/** What creating an account and naming a key accept; each refusal names the first field at fault. */
 import { isPlanId, type LimitOverrides, MAX_LIMIT, PLAN_IDS, type PlanId } from '../domain/plans';
 import { InvalidAccountInputError } from './account-errors';
 

@@ -4,10 +4,7 @@ import { accountKey, apiKeyKey } from './tables';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-/**
- * The authorizer's side of the accounts table: a key by its hash and an account by its id, one GetItem each. The
- * authorizer bundles only this, not the account and key management of AccountsStore.
- */
+/** The authorizer's side of the accounts table, so it bundles none of AccountsStore's management. */
 export class AccountsReadStore {
   constructor(
     protected readonly client: DynamoDBDocumentClient,
@@ -21,7 +18,6 @@ export class AccountsReadStore {
     return out.Item ? keyFromItem(out.Item) : undefined;
   }
 
-  /** The account, or undefined; the authorizer's lookup. */
   async findAccount(accountId: string, options: { consistent?: boolean } = {}): Promise<Account | undefined> {
     const out = await this.client.send(
       new GetCommand({

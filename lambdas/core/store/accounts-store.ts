@@ -87,12 +87,8 @@ function checkOwner(account: Account, owner: AccountOwner): Account {
 }
 
 /**
- * Adapts the `ACCOUNT#` and `KEY#` items of the accounts table. It uses no transactions, so that it works on every
- * DynamoDB implementation, emulators included: the key limit is enforced by one conditional update of the account's
- * `active_keys` counter, which is atomic on every backend.
- *
- * Changing the plan never touches existing keys, and a plan is refused to an account holding more active keys than
- * it allows: an account on Pro with three active keys moves to Free only after the operator revokes two of them.
+ * No transactions, so it works on every DynamoDB implementation: the key limit is one conditional update of the
+ * account's `active_keys` counter. A plan change never touches keys; the operator chooses which to revoke.
  */
 export class AccountsStore extends AccountsReadStore {
   private readonly newId: (kind: 'account' | 'key') => string;
@@ -132,11 +128,7 @@ export class AccountsStore extends AccountsReadStore {
     return account;
   }
 
-  /**
-   * The account of a person signed in to the dashboard, created on their first request: a new account is on Free
-   * and verified, since only a verified e-mail address gets a token. Its id is derived from the person's `sub`,
-   * so concurrent first requests race on one conditional put and all get the same account.
-   */
+  /** The id derives from `sub`, so concurrent first requests race on one conditional put and share an account. */
   async provisionOwnedAccount(owner: AccountOwner): Promise<Account> {
     const accountId = accountIdForOwner(owner.sub);
     const existing = await this.findAccount(accountId, { consistent: true });
@@ -195,12 +187,7 @@ export class AccountsStore extends AccountsReadStore {
     return this.updateAccount(accountId, 'SET #verified = :value', { '#verified': 'verified' }, { ':value': true });
   }
 
-  /**
-   * A plan with a key limit is refused to an account holding more active keys than it allows: the change is one
-   * update conditional on `active_keys` being within the new limit, so a key created at the same moment cannot slip
-   * past it (the key's reservation checks the plan in turn). Nothing changes on a refusal; keys are never revoked
-   * here, the operator chooses which to revoke.
-   */
+  /** Conditional on `active_keys` within the new limit, so a key created at the same moment cannot slip past. */
   async setPlan(accountId: string, plan: PlanId): Promise<Account> {
     if (!isPlanId(plan)) {
       throw new InvalidAccountInputError(
@@ -261,10 +248,8 @@ export class AccountsStore extends AccountsReadStore {
   }
 
   /**
-   * Reserves a slot on the account's counter (key-slots.ts: one conditional update, exact under concurrency and
-   * against a racing plan change), then writes the key item; a failed key write gives the slot back but keeps the
-   * creation's time, so the creation limit errs toward refusing. A refusal the account no longer explains (stale
-   * creation times, since dropped, or a concurrent change) is tried again.
+   * Reserves a slot (key-slots.ts), then writes the key; a failed key write gives the slot back but keeps the
+   * creation's time, so the creation limit errs toward refusing.
    */
   async createKey(
     accountId: string,
@@ -350,10 +335,7 @@ export class AccountsStore extends AccountsReadStore {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.keyId.localeCompare(b.keyId));
   }
 
-  /**
-   * Revoking is idempotent: a second revoke of the same key changes nothing, keeps the first `revokedAt`, and
-   * reports `alreadyRevoked`. Only the revoke that sets `revoked_at` gives the account's key slot back.
-   */
+  /** Idempotent; only the revoke that sets `revoked_at` gives the account's key slot back. */
   async revokeKey(keyId: string, options: { accountId?: string } = {}): Promise<RevokeResult> {
     const items = await this.queryAll({
       TableName: this.tableName,

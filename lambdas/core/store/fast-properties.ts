@@ -1,11 +1,6 @@
 /**
- * Gives an object fast (hidden-class) properties again if it has fallen into V8's dictionary mode, keeping its
- * identity. Enumerating an object that inherits from it is enough: before `for...in` walks a prototype chain, V8
- * turns the prototypes on it back into fast objects.
- *
- * This relies on V8 behaviour that no specification promises. The SDK's client `config` is left in dictionary mode,
- * and every call copies and reads it. Should V8 stop doing this, the call costs next to nothing and the tests that
- * check `%HasFastProperties` fail.
+ * Gives an object fast properties again, keeping its identity: before `for...in` walks a prototype chain, V8 turns
+ * the prototypes back into fast objects. No specification promises it; tests check `%HasFastProperties`.
  */
 // Why: docs/clever-parts.md#v8-fast-properties-on-the-client-config
 export function restoreFastProperties(object: object): void {

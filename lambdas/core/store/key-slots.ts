@@ -1,7 +1,4 @@
-/**
- * The account's key-slot counter: the conditional writes that reserve a slot for a new key (under every plan's key
- * limit and the dashboard's creation limit), give one back, and drop creation times that left the window.
- */
+/** The account's key-slot counter: reserve a slot for a new key, give one back, drop expired creation times. */
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { PLAN_IDS, PLANS } from '../domain/plans';
 import type { CreationAttempt } from './account-errors';
@@ -9,7 +6,6 @@ import { KEY_CREATED_AT } from './account-items';
 import { isConditionFailure } from './clients';
 import { accountKey } from './tables';
 
-/** The accounts table as the writes need it. */
 export interface AccountsTable {
   readonly client: DynamoDBDocumentClient;
   readonly tableName: string;
@@ -24,11 +20,7 @@ const LIMITED_PLANS = PLAN_IDS.flatMap((plan) => {
   return max === null ? [] : [{ plan, max }];
 });
 
-/**
- * The reservation, one update whose condition carries every plan's key limit; false when refused (nothing written).
- * With a creation limit, it also appends the creation's time to `key_created_at`, admitted only while that list
- * (the latest creations) holds fewer than `max` times, so concurrent creations are admitted exactly up to the limit.
- */
+/** One conditional update, so concurrent creations are admitted exactly up to both limits; false when refused. */
 export async function reserveKeySlot(
   table: AccountsTable,
   accountId: string,
@@ -73,10 +65,8 @@ export async function reserveKeySlot(
 }
 
 /**
- * Removes the creation times that have left the window. Each removed position is checked to hold such a time when
- * the write applies, so a concurrent removal or creation can only make this write fail, never remove a time still in
- * the window; a failure is left to the next attempt, which reads the list again. Positions rather than the list's
- * head: times written by functions whose clocks differ slightly need not be in order.
+ * Each removed position is checked to hold an expired time when the write applies, so a race only fails the write.
+ * Positions, not the head: functions whose clocks differ slightly need not write in order.
  */
 export async function dropStaleCreations(
   table: AccountsTable,

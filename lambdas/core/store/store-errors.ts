@@ -55,10 +55,7 @@ interface ErrorShape {
   $metadata?: { httpStatusCode?: unknown };
 }
 
-/**
- * True when a store call failed because the store could not answer in time or at all: a timeout, throttling
- * after the SDK's retries, a network error, or a 5xx (a 429 too). Follows `cause` a few levels, as the SDK wraps.
- */
+/** Follows `cause` a few levels, as the SDK wraps. */
 export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   const e = error as ErrorShape;

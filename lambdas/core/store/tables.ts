@@ -42,7 +42,6 @@ export const ACCOUNTS_TABLE: TableDefinition = {
 
 export const TABLES = [RATES_TABLE, ACCOUNTS_TABLE] as const;
 
-/** Item keys of the rates table. */
 export const LATEST_KEY = 'LATEST';
 /** One item with each source's last delivery (GET /v1/sources); ingestion updates one attribute per source. */
 export const SOURCES_KEY = 'SOURCES';
@@ -53,14 +52,10 @@ export const seriesKey = (code: string, year: number): string => `${SERIES_KEY_P
 /** Which version of the series items the table holds; written after a full rebuild (backfillSeries). */
 export const SERIES_META_KEY = 'META#series';
 
-/**
- * The kinds of item of the accounts table (single-table design), each by the prefix of its partition key. The key
- * builders below and the IAM grants (`dynamodb:LeadingKeys`, lib/dashboard-api.ts) both read these.
- */
+/** Partition key prefixes, read by the key builders below and by the IAM grants (`dynamodb:LeadingKeys`). */
 export const ACCOUNTS_KEY_PREFIXES = { account: 'ACCOUNT#', key: 'KEY#', usage: 'USAGE#' } as const;
 export type AccountsItemKind = keyof typeof ACCOUNTS_KEY_PREFIXES;
 
-/** Item keys of the accounts table. */
 export const accountKey = (accountId: string): string => `${ACCOUNTS_KEY_PREFIXES.account}${accountId}`;
 export const apiKeyKey = (sha256: string): string => `${ACCOUNTS_KEY_PREFIXES.key}${sha256}`;
 export const usageKey = (accountId: string, month: string): string =>

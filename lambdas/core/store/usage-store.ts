@@ -19,25 +19,14 @@ import { isConditionFailure, meteringClient } from './clients';
 import { ACCOUNTS_TABLE, usageKey } from './tables';
 
 /**
- * The usage item `USAGE#<account>#<YYYY-MM>` of the accounts table:
+ * The usage item `USAGE#<account>#<YYYY-MM>`: `month_count` (requests counting toward the month), `m<minute>` and
+ * `d<day>` (admitted), `x<day>` (refused), `r0`…`r15` (digests of recent request ids), `expires_at` (TTL).
  *
- * - `month_count`: requests admitted this month that count toward it;
- * - `m<minute>`: requests admitted in that minute of the month (`minuteOfMonth`), every admitted request;
- * - `d<day>`: requests admitted on that day of the month (1 to 31), every admitted request, for the dashboard;
- * - `x<day>`: requests refused on that day by the minute or month limit;
- * - `r0`…`r15`: digests of recent request ids, one slot per digest, so a retried write is recognised;
- * - `expires_at`: TTL, epoch seconds, three months after the month ends.
- *
- * Naming the minute's counter after the minute makes admission one write in every case (`ADD m<minute> :1`
- * creates it: no rollover write, no rollover race). Every write removes the counter from two minutes back, keeping
- * the previous one for a function whose clock lags; older counters left by a gap in traffic are removed by a second
- * write when an ALL_NEW result shows them, so the item stays within one write capacity unit. The day's counter
- * rides on the admission write; a refusal's counter (`ADD x<day> :1`) is one more write, on the refused path only.
- *
- * SDK retries: a write whose answer was lost is sent again, and its condition rejects a digest already in its slot,
- * which is read as "admitted, already counted". The retry is counted twice only if another request of the account
- * whose digest falls into the same slot (1 in 16) was written in between. Without a request id there is no such
- * protection.
+ * Naming the minute's counter after the minute makes admission one write in every case (no rollover write or race).
+ * Each write drops the counter from two minutes back (keeping one for a lagging clock); older ones left by a gap
+ * are removed by a second write, so the item stays within one write capacity unit. An SDK retry of a write whose
+ * answer was lost finds its digest in its slot and is read as "already counted" (unless another request's digest
+ * took that slot, 1 in 16, in between).
  */
 const MONTH_COUNT = 'month_count';
 const EXPIRES_AT = ACCOUNTS_TABLE.ttlAttribute ?? 'expires_at';
@@ -110,9 +99,8 @@ interface AdmissionParts {
 }
 
 /**
- * The one conditional update that counts a request if the minute and (when it counts) the month have room.
- * Conditions read `NOT a >= b` rather than `attribute_not_exists(a) OR a < b`: a comparison with a missing attribute
- * is false, so both mean the same, and the flat form costs the local server's embedded store a fifth as much to parse.
+ * `NOT a >= b` rather than `attribute_not_exists(a) OR a < b`: the same (a comparison with a missing attribute is
+ * false), and a fifth the parsing cost in the local server's embedded store.
  */
 function admissionExpression(parts: AdmissionParts) {
   const names: Record<string, string> = {
@@ -154,12 +142,9 @@ function admissionExpression(parts: AdmissionParts) {
 }
 
 /**
- * Adapts the usage items to admission. `admit` is one conditional UpdateItem that counts the request only if the
- * minute and the month still have room, and reads the new counts back from the same write (ALL_NEW), so
- * concurrent requests are admitted exactly up to the limits. A refusal writes nothing: the failed condition
- * returns the item as it was (ALL_OLD), from which the verdict and the headers' figures are taken. Returning that
- * item is optional for a DynamoDB implementation; when the failed condition's item is not returned, one consistent
- * read of the item stands in for it (DynamoDB returns it, so on AWS a refusal costs no read).
+ * `admit` is one conditional UpdateItem returning ALL_NEW, so concurrent requests are admitted exactly up to the
+ * limits. A refusal writes nothing and takes its figures from the failed condition's item (ALL_OLD), or from one
+ * consistent read where an implementation does not return it (DynamoDB does).
  */
 export class UsageStore {
   constructor(
@@ -241,10 +226,7 @@ export class UsageStore {
     }
   }
 
-  /**
-   * The counts as they stand, without counting anything: for responses that carry the rate-limit headers but are
-   * refused before admission (an inactive account). One read; the verdict is `admitted` because no limit refused it.
-   */
+  /** For an inactive account's refusal, which carries the rate-limit headers; `admitted`: no limit refused it. */
   async peek(accountId: string, limits: PlanLimits): Promise<MeterState> {
     const at = this.deps.clock().getTime();
     const minute = minuteAttribute(minuteOfMonth(at));
@@ -290,10 +272,7 @@ export class UsageStore {
     };
   }
 
-  /**
-   * Counts a refusal on its day. The refusal is the answer whatever happens here, so a failure is reported to
-   * `onCleanupError` and never turns a 429 into a 5xx.
-   */
+  /** A failure goes to `onCleanupError` and never turns a 429 into a 5xx. */
   private async countRefusal(pk: string, at: number): Promise<void> {
     try {
       await this.client.send(

@@ -1,23 +1,14 @@
 /**
- * X-Ray subsegments for DynamoDB calls, when a deployment turns tracing on (FXRATES_TRACING, lambdas/core/tracing.ts).
- * Without them an active trace shows the function and nothing of where its time goes.
- *
- * The X-Ray SDK is loaded only when tracing is on, and it is not in any bundle: its package is named in a variable,
- * which esbuild does not follow, so it stays a runtime `require` that only a traced client ever reaches (bundled, it
- * would weigh on every function's size and cold start, and its async hooks on every call). A deployment with
- * tracing on therefore ships the package beside the bundle (the function's `node_modules`); when it is missing, the
- * calls go on untraced and one warning says why.
- *
- * The instrumentation is the SDK's own (`captureAWSv3Client`), added to the client's middleware stack at once (the
- * metering client resolves its stack on its first call and never again) and waiting, on the first call only, for
- * the SDK to finish loading. The load starts when the client is built, in the function's init phase.
+ * X-Ray subsegments for DynamoDB calls when tracing is on (FXRATES_TRACING). The SDK is not bundled (its package is
+ * named in a variable esbuild does not follow); when it is missing beside the bundle, calls go on untraced and one
+ * warning says why. Its middleware is added at once (the metering client resolves its stack on its first call only)
+ * and waits, on the first call only, for the SDK to finish loading.
  */
 // Why: docs/clever-parts.md#x-ray-sdk-outside-the-bundles
 import type { DynamoDBClient, ServiceInputTypes, ServiceOutputTypes } from '@aws-sdk/client-dynamodb';
 import type { BuildHandlerOptions, BuildMiddleware } from '@smithy/types';
 import { logger } from '../observability';
 
-/** The package that records the subsegments; a dependency of the project, pinned exactly. */
 export const XRAY_SDK_PACKAGE = 'aws-xray-sdk-core';
 
 /** The name the X-Ray SDK gives its middleware; ours takes its place, so the SDK would replace rather than double it. */
@@ -25,7 +16,6 @@ export const XRAY_MIDDLEWARE_NAME = 'XRaySDKInstrumentation';
 
 type Middleware = BuildMiddleware<ServiceInputTypes, ServiceOutputTypes>;
 
-/** The part of the X-Ray SDK used here. */
 export interface XRaySdk {
   captureAWSv3Client<T extends { middlewareStack: { remove: unknown; use: unknown }; config: unknown }>(client: T): T;
 }
@@ -77,10 +67,6 @@ function sdkMiddleware(sdk: XRaySdk, config: unknown): Middleware | undefined {
   return captured;
 }
 
-/**
- * Instruments one client: each command (its retries included) becomes a subsegment named after the service, with
- * the operation, table, request id, retries and throttle/error/fault flags, as the X-Ray SDK records them.
- */
 export function traceClient(client: DynamoDBClient, load: XRayLoader = loadXRaySdk): void {
   const ready = load().then((sdk) => (sdk ? sdkMiddleware(sdk, client.config) : undefined));
   const lazy: Middleware = (next, context) => {

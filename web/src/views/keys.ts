@@ -1,7 +1,6 @@
 /**
- * API keys: name a new key, see it once, list and revoke keys. The server decides what is allowed (the plan's
- * key limit, the creation limit over the last 60 minutes, suspension); the page shows its verdict, why, and
- * when the creation limit allows the next key.
+ * API keys: name a new key, see it once, list and revoke keys. The server decides what is allowed; the page shows
+ * its verdict, why, and when the creation limit allows the next key.
  */
 import { ApiFailure } from '../api';
 import type { App, ViewRenderer } from '../app';
@@ -12,10 +11,7 @@ import type { CreatedKey, KeySummary, KeysData } from '../types';
 import { flagInput, heading, loading, showLoaded } from './common';
 import { confirmDialog } from './confirm';
 
-/**
- * The shortest wait before asking again whether a key can be created: the browser's clock may run ahead of the
- * server's, and an early answer must not turn into a loop of requests.
- */
+/** The browser's clock may run ahead of the server's: an early answer must not become a loop of requests. */
 const MIN_RECHECK_MS = 5_000;
 
 /** Copies the key; where the clipboard is out of reach, selects it for the customer to copy by hand. */
