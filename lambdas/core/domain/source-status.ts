@@ -40,6 +40,18 @@ export interface CrossCheckSummary {
   worst: { code: string; spread: number; servedBy: SourceId } | null;
 }
 
+/** A summary's fields in snake_case: as the status item stores them and as GET /v1/sources shows them. */
+export function snakeCaseCrossCheck(check: CrossCheckSummary) {
+  return {
+    date: check.date,
+    tolerance: check.tolerance,
+    compared: check.compared,
+    over_tolerance: check.overTolerance,
+    max_spread: check.maxSpread,
+    worst: check.worst ? { code: check.worst.code, spread: check.worst.spread, served_by: check.worst.servedBy } : null,
+  };
+}
+
 /** Spreads above this are recorded and warned about: the widest ordinary spreads in the recordings are about 4 %. */
 export const DEFAULT_CROSS_CHECK_TOLERANCE = 0.05;
 

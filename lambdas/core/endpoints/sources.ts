@@ -1,25 +1,12 @@
 import { object, type RouteDocs, ref } from '../../../api-docs/route-docs';
 import { inPrecedence, PIVOT, parseSourceList, SOURCE_IDS, SOURCES_ENV, type SourceId } from '../domain/rates';
 import { SOURCE_FACTS, SOURCE_SCHEDULES } from '../domain/source-schedule';
-import type { CrossCheckSummary } from '../domain/source-status';
+import { snakeCaseCrossCheck } from '../domain/source-status';
 import { optionalEnv } from '../env';
 import { successResponse } from '../http/responses';
 import { current, storeRead } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';
-
-/** A status's cross-check figures as the route shows them, snake_case like its other fields. */
-function crossCheckOf(check: CrossCheckSummary | undefined) {
-  if (!check) return null;
-  return {
-    date: check.date,
-    tolerance: check.tolerance,
-    compared: check.compared,
-    over_tolerance: check.overTolerance,
-    max_spread: check.maxSpread,
-    worst: check.worst ? { code: check.worst.code, spread: check.worst.spread, served_by: check.worst.servedBy } : null,
-  };
-}
 
 /**
  * GET /v1/sources: each configured source with its facts and schedule, its last delivery as ingestion recorded it,
@@ -66,7 +53,7 @@ export const endpoint = defineEndpoint({
           terms_url: facts.termsUrl,
           data_url: facts.dataUrl,
           serving: served,
-          cross_check: crossCheckOf(status?.crossCheck),
+          cross_check: status?.crossCheck ? snakeCaseCrossCheck(status.crossCheck) : null,
         };
       });
       return successResponse({ sources });
@@ -261,7 +248,7 @@ const EXAMPLE_SOURCES: readonly {
   published: [date: string, at: string];
   currencies: string[];
   serving: string[];
-  crossCheck: ReturnType<typeof crossCheckOf>;
+  crossCheck: ReturnType<typeof snakeCaseCrossCheck> | null;
 }[] = [
   {
     id: 'ecb',

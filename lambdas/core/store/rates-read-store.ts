@@ -1,7 +1,12 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type RateSnapshot, SOURCE_IDS, type SourceId } from '../domain/rates';
 import { attributeDay, type CurrencyYear } from '../domain/series';
-import type { CrossCheckSummary, SourceStatus, SourceStatuses } from '../domain/source-status';
+import {
+  type CrossCheckSummary,
+  type SourceStatus,
+  type SourceStatuses,
+  snakeCaseCrossCheck,
+} from '../domain/source-status';
 import { dayKey, LATEST_KEY, SERIES_META_KEY, SOURCES_KEY, seriesKey } from './tables';
 
 /** `sources` is stored per source as one comma-joined code list: a third of the size of a per-code map. */
@@ -40,14 +45,7 @@ export interface StoredSourceStatus {
   published_date: string;
   published_at: string;
   currencies: string;
-  cross_check?: {
-    date: string;
-    tolerance: number;
-    compared: number;
-    over_tolerance: number;
-    max_spread: number;
-    worst: { code: string; spread: number; served_by: string } | null;
-  };
+  cross_check?: ReturnType<typeof snakeCaseCrossCheck>;
 }
 
 export function toStoredStatus(status: SourceStatus): StoredSourceStatus {
@@ -57,18 +55,7 @@ export function toStoredStatus(status: SourceStatus): StoredSourceStatus {
     published_date: status.publishedDate,
     published_at: status.publishedAt,
     currencies: status.currencies.join(','),
-    ...(status.crossCheck ? { cross_check: toStoredCrossCheck(status.crossCheck) } : {}),
-  };
-}
-
-function toStoredCrossCheck(check: CrossCheckSummary): NonNullable<StoredSourceStatus['cross_check']> {
-  return {
-    date: check.date,
-    tolerance: check.tolerance,
-    compared: check.compared,
-    over_tolerance: check.overTolerance,
-    max_spread: check.maxSpread,
-    worst: check.worst ? { code: check.worst.code, spread: check.worst.spread, served_by: check.worst.servedBy } : null,
+    ...(status.crossCheck ? { cross_check: snakeCaseCrossCheck(status.crossCheck) } : {}),
   };
 }
 
