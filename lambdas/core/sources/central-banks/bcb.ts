@@ -5,8 +5,10 @@
  * bulletin's Brasília time. The body does not name its currency; the request does (`@moeda`).
  */
 import { printableUpstream } from '../source-day';
-import { calendarDay, DayCollector, decimalText, decodeText, readJsonPlain } from './helpers';
-import { adapterFacts, type CentralBankAdapter, type OfficialDay, PublisherFormatError } from './official-day';
+import { readJsonPlain } from './exact-json';
+import { calendarDay, DayCollector, decimalText, decodeText } from './helpers';
+import type { CentralBankAdapter, OfficialDay } from './official-day';
+import { adapterFacts, PublisherFormatError } from './official-day';
 
 export const BCB_PUBLISHER = adapterFacts('bcb');
 

@@ -5,13 +5,8 @@
  */
 import type { XmlElement } from '../ecb-xml';
 import { DayCollector, decimalText, decodeBody, isoCode, isoDay, readXml, show, unitsText } from './helpers';
-import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
+import type { CentralBankAdapter, OfficialDay } from './official-day';
+import { adapterFacts, PublisherFormatError, parseEach } from './official-day';
 
 export const BNR_PUBLISHER = adapterFacts('bnr');
 

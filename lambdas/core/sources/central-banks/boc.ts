@@ -4,14 +4,10 @@
  * a series the bank no longer publishes is listed in seriesDetail but absent from the observations.
  */
 
-import { arrayOf, DayCollector, decimalText, decodeBody, field, isObject, isoDay, readJson } from './helpers';
-import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
+import { arrayOf, field, isObject, readJson } from './exact-json';
+import { DayCollector, decimalText, decodeBody, isoDay } from './helpers';
+import type { CentralBankAdapter, OfficialDay } from './official-day';
+import { adapterFacts, PublisherFormatError, parseEach } from './official-day';
 
 export const BOC_PUBLISHER = adapterFacts('boc');
 

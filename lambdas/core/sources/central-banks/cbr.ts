@@ -23,13 +23,8 @@ import {
   show,
   unitsText,
 } from './helpers';
-import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
+import type { CentralBankAdapter, OfficialDay } from './official-day';
+import { adapterFacts, PublisherFormatError, parseEach } from './official-day';
 
 export const CBR_PUBLISHER = adapterFacts('cbr');
 

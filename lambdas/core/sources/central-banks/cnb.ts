@@ -3,19 +3,10 @@
  * units (1, 100 or 1000) of a currency on its `validFor` day.
  */
 
-import {
-  arrayOf,
-  DayCollector,
-  decimalText,
-  decodeBody,
-  field,
-  isoCode,
-  isoDay,
-  numberText,
-  readJson,
-  unitsText,
-} from './helpers';
-import { adapterFacts, type CentralBankAdapter, type OfficialDay, parseEach } from './official-day';
+import { arrayOf, field, numberText, readJson } from './exact-json';
+import { DayCollector, decimalText, decodeBody, isoCode, isoDay, unitsText } from './helpers';
+import type { CentralBankAdapter, OfficialDay } from './official-day';
+import { adapterFacts, parseEach } from './official-day';
 
 export const CNB_PUBLISHER = adapterFacts('cnb');
 

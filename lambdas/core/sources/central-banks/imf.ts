@@ -8,13 +8,8 @@
  */
 import { printableUpstream } from '../source-day';
 import { calendarDay, DayCollector, decimalText, decodeText } from './helpers';
-import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
+import type { CentralBankAdapter, OfficialDay } from './official-day';
+import { adapterFacts, PublisherFormatError, parseEach } from './official-day';
 
 export const IMF_PUBLISHER = adapterFacts('imf');
 

@@ -4,25 +4,10 @@
  * separate gold-price series is not a currency rate and is never fetched.
  */
 
-import {
-  arrayOf,
-  DayCollector,
-  decimalText,
-  decodeBody,
-  field,
-  isoCode,
-  isoDay,
-  numberText,
-  readJson,
-  spans,
-} from './helpers';
-import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
+import { arrayOf, field, numberText, readJson } from './exact-json';
+import { DayCollector, decimalText, decodeBody, isoCode, isoDay, spans } from './helpers';
+import type { CentralBankAdapter, OfficialDay } from './official-day';
+import { adapterFacts, PublisherFormatError, parseEach } from './official-day';
 
 export const NBP_PUBLISHER = adapterFacts('nbp');
 

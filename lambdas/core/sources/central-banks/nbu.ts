@@ -4,27 +4,10 @@
  * the quote keeps `rate` for `units`, and the per-unit figure must agree exactly or the record is refused.
  */
 
-import {
-  arrayOf,
-  DayCollector,
-  decimalText,
-  decodeBody,
-  dmyDay,
-  field,
-  isExactProduct,
-  isoCode,
-  numberText,
-  readJson,
-  spans,
-  unitsText,
-} from './helpers';
-import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
+import { arrayOf, field, numberText, readJson } from './exact-json';
+import { DayCollector, decimalText, decodeBody, dmyDay, isExactProduct, isoCode, spans, unitsText } from './helpers';
+import type { CentralBankAdapter, OfficialDay } from './official-day';
+import { adapterFacts, PublisherFormatError, parseEach } from './official-day';
 
 export const NBU_PUBLISHER = adapterFacts('nbu');
 

@@ -5,13 +5,8 @@
  */
 import { printableUpstream } from '../source-day';
 import { calendarDay, DayCollector, decimalText, decodeText, midpoint } from './helpers';
-import {
-  adapterFacts,
-  type CentralBankAdapter,
-  type OfficialDay,
-  PublisherFormatError,
-  parseEach,
-} from './official-day';
+import type { CentralBankAdapter, OfficialDay } from './official-day';
+import { adapterFacts, PublisherFormatError, parseEach } from './official-day';
 
 export const TCMB_PUBLISHER = adapterFacts('tcmb');
 
