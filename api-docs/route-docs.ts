@@ -125,7 +125,10 @@ export function publishedAt(which: string): JsonSchema {
   };
 }
 
-export const LATEST_PUBLICATION = 'the latest snapshot, the same instant as `updated_at` of the latest rates';
+/** `published_at` of the routes that answer from the latest snapshot. */
+export const LATEST_PUBLISHED_AT: JsonSchema = publishedAt(
+  'the latest snapshot, the same instant as `updated_at` of the latest rates',
+);
 
 /** `amount` as the pair and convert endpoints echo it. */
 export const REQUESTED_AMOUNT: JsonSchema = {

@@ -1,17 +1,16 @@
+import type { RouteDocs } from '../../../api-docs/route-docs';
 import {
   amountDoc,
   CONVERTED_AMOUNT,
   code,
   currencyDoc,
-  LATEST_PUBLICATION,
+  LATEST_PUBLISHED_AT,
   object,
-  publishedAt,
   REQUESTED_AMOUNT,
-  type RouteDocs,
   ref,
 } from '../../../api-docs/route-docs';
 import { convert, crossRate } from '../domain/rates';
-import { pathParams, singleQuery } from '../http/api-handler';
+import { pathAndQuery } from '../http/api-handler';
 import {
   AMOUNT,
   currency,
@@ -20,8 +19,8 @@ import {
   MAX_TARGET_LIST_LENGTH,
   type Parameter,
   type RawParameters,
-  readAll,
   readTargetList,
+  readWithAmount,
 } from '../http/parameters';
 import { RawNumber, successResponse } from '../http/responses';
 import { current, requireServed } from './current-rates';
@@ -33,8 +32,7 @@ const PARAMETERS = { from: currency('from', 'path'), to: TARGETS, amount: AMOUNT
 
 /** `from`, the `to` list and the optional `amount` of GET /rates/convert, checked together. */
 export function readConvertInput(request: RawParameters): { from: string; to: string[]; amount?: string } {
-  const { amount, ...rest } = readAll(PARAMETERS, request);
-  return amount === undefined ? rest : { ...rest, amount };
+  return readWithAmount(PARAMETERS, request);
 }
 
 /** GET /v1/rates/convert/{from}: several targets from one snapshot, so every result is of the same moment. */
@@ -42,10 +40,7 @@ export const endpoint = defineEndpoint({
   route: 'convert',
   lambdaDeps: lambdaEndpointDeps,
   create: (deps) => async (event) => {
-    const { from, to, amount } = readConvertInput({
-      path: pathParams(event),
-      query: singleQuery(event, ['to', 'amount']),
-    });
+    const { from, to, amount } = readConvertInput(pathAndQuery(event, ['to', 'amount']));
     const { snapshot, rates } = await current(deps);
     requireServed(rates, from, 'from');
     // Every target is checked before any is converted: one unsupported code refuses the whole call, named.
@@ -104,7 +99,7 @@ export function docs(): RouteDocs {
         {
           base: code('The `from` currency.', 'USD'),
           amount: REQUESTED_AMOUNT,
-          published_at: publishedAt(LATEST_PUBLICATION),
+          published_at: LATEST_PUBLISHED_AT,
           conversions: {
             type: 'array',
             minItems: 1,

@@ -2,15 +2,14 @@ import {
   code,
   currencyDoc,
   EXPAND_DOC,
-  LATEST_PUBLICATION,
+  LATEST_PUBLISHED_AT,
   LOCALE_DOC,
   object,
-  publishedAt,
   type RouteDocs,
   ref,
 } from '../../../api-docs/route-docs';
 import { currencyInfo, type Locale } from '../domain/currencies';
-import { pathParams, singleQuery } from '../http/api-handler';
+import { pathAndQuery } from '../http/api-handler';
 import { currency, documented, EXPAND, type Expand, LOCALE, type RawParameters, readAll } from '../http/parameters';
 import { successResponse } from '../http/responses';
 import { currentPair, sourcesOf } from './current-rates';
@@ -39,10 +38,7 @@ export const endpoint = defineEndpoint({
   route: 'enriched',
   lambdaDeps: lambdaEndpointDeps,
   create: (deps) => async (event) => {
-    const { from, to, locale, expand } = readEnrichedInput({
-      path: pathParams(event),
-      query: singleQuery(event, ['locale', 'expand']),
-    });
+    const { from, to, locale, expand } = readEnrichedInput(pathAndQuery(event, ['locale', 'expand']));
     const { rate, snapshot } = await currentPair(deps, from, to);
     return successResponse({
       base: from,
@@ -77,7 +73,7 @@ export function docs(): RouteDocs {
           rate: ref('Rate'),
           base_detail: ref('CurrencyDetail'),
           target_detail: ref('CurrencyDetail'),
-          published_at: publishedAt(LATEST_PUBLICATION),
+          published_at: LATEST_PUBLISHED_AT,
           sources: ref('QuoteSources'),
         },
         ['base', 'target', 'rate', 'base_detail', 'target_detail', 'published_at'],

@@ -12,7 +12,7 @@ import {
 import { addDays, daysBetween, formatDay } from '../domain/dates';
 import { NoDataAvailableError, NoFallbackDataError } from '../domain/errors';
 import { crossRate, type RateSnapshot, SETTLED_AFTER_DAYS } from '../domain/rates';
-import { pathParams, singleQuery } from '../http/api-handler';
+import { pathAndQuery } from '../http/api-handler';
 import { accessOf } from '../http/middleware';
 import {
   documented,
@@ -93,10 +93,7 @@ export const endpoint = defineEndpoint({
   lambdaDeps: lambdaEndpointDeps,
   create: (deps) => async (event) => {
     const today = formatDay(deps.clock());
-    const { from, to, date, fallback, expand } = readHistoryInput(
-      { path: pathParams(event), query: singleQuery(event, ['fallback', 'expand']) },
-      today,
-    );
+    const { from, to, date, fallback, expand } = readHistoryInput(pathAndQuery(event, ['fallback', 'expand']), today);
     await requireHistoryCodes(deps, from, to);
     // The plan judges the requested date: a fallback may serve a day before the window's first.
     requireHistoryPlan(accessOf(event).plan, today, date, 'date');

@@ -1,19 +1,19 @@
+import type { RouteDocs } from '../../../api-docs/route-docs';
 import {
   amountDoc,
   CONVERTED_AMOUNT,
   code,
   currencyDoc,
   EXPAND_DOC,
-  LATEST_PUBLICATION,
+  LATEST_PUBLISHED_AT,
   object,
-  publishedAt,
   REQUESTED_AMOUNT,
-  type RouteDocs,
   ref,
 } from '../../../api-docs/route-docs';
 import { convert } from '../domain/rates';
-import { pathParams, singleQuery } from '../http/api-handler';
-import { AMOUNT, currency, documented, EXPAND, type Expand, type RawParameters, readAll } from '../http/parameters';
+import { pathAndQuery } from '../http/api-handler';
+import type { Expand, RawParameters } from '../http/parameters';
+import { AMOUNT, currency, documented, EXPAND, readWithAmount } from '../http/parameters';
 import { RawNumber, successResponse } from '../http/responses';
 import { currentPair, sourcesOf } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
@@ -28,8 +28,7 @@ export function readPairInput(request: RawParameters): {
   amount?: string;
   expand: Expand | undefined;
 } {
-  const { amount, ...pair } = readAll(PARAMETERS, request);
-  return amount === undefined ? pair : { ...pair, amount };
+  return readWithAmount(PARAMETERS, request);
 }
 
 /** GET /v1/rates/pair/{from}/{to} */
@@ -38,10 +37,7 @@ export const endpoint = defineEndpoint({
   lambdaDeps: lambdaEndpointDeps,
   create: (deps) => async (event) => {
     // Path and query are read together, so a malformed value (400) outranks an unsupported one (422) wherever it is.
-    const { from, to, amount, expand } = readPairInput({
-      path: pathParams(event),
-      query: singleQuery(event, ['amount', 'expand']),
-    });
+    const { from, to, amount, expand } = readPairInput(pathAndQuery(event, ['amount', 'expand']));
     const { rate, snapshot } = await currentPair(deps, from, to);
     const data =
       amount === undefined
@@ -87,7 +83,7 @@ export function docs(): RouteDocs {
           rate: ref('Rate'),
           amount: REQUESTED_AMOUNT,
           converted: CONVERTED_AMOUNT,
-          published_at: publishedAt(LATEST_PUBLICATION),
+          published_at: LATEST_PUBLISHED_AT,
           sources: ref('QuoteSources'),
         },
         ['base', 'target', 'rate', 'published_at'],

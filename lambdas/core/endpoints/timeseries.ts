@@ -12,7 +12,7 @@ import {
   withinRange,
   yearsOf,
 } from '../domain/series';
-import { pathParams, singleQuery } from '../http/api-handler';
+import { pathAndQuery } from '../http/api-handler';
 import { acceptsCsv, CSV_CONTENT_TYPE, seriesCsv } from '../http/csv';
 import { headerValue } from '../http/headers';
 import { accessOf } from '../http/middleware';
@@ -131,7 +131,7 @@ export const endpoint = defineEndpoint({
   create: (deps) => async (event) => {
     const today = formatDay(deps.clock());
     const { from, to, start, end, format } = readTimeseriesInput(
-      { path: pathParams(event), query: singleQuery(event, ['start', 'end', 'format']) },
+      pathAndQuery(event, ['start', 'end', 'format']),
       today,
     );
     const { points, summary } = await pairSeries(deps, { from, to, start, end, plan: accessOf(event).plan, today });

@@ -47,6 +47,11 @@ export function singleQuery(event: APIGatewayProxyEvent, known: readonly string[
   return query;
 }
 
+/** What a route's parameter reader takes: the event's path parameters and its query parameters named `known`. */
+export function pathAndQuery(event: APIGatewayProxyEvent, known: readonly string[]) {
+  return { path: pathParams(event), query: singleQuery(event, known) };
+}
+
 export function pathParams(event: APIGatewayProxyEvent): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.pathParameters ?? {})) {

@@ -100,6 +100,14 @@ export function readAll<P extends Record<string, Parameter<unknown>>>(
   return values as Values<P>;
 }
 
+/** readAll for a route whose `amount` is optional: the key is left out when the request gives none. */
+export function readWithAmount<
+  P extends Record<string, Parameter<unknown>> & { amount: Parameter<string | undefined> },
+>(parameters: P, request: RawParameters) {
+  const { amount, ...rest } = readAll(parameters, request);
+  return amount === undefined ? rest : { ...rest, amount };
+}
+
 /** A currency code as written by a client: case-insensitive, upper-cased, in the catalog (active unless `withdrawn`). */
 export function readCurrencyCode(raw: string, param: ErrorParam, options: { allowWithdrawn?: boolean } = {}): string {
   const code = raw.toUpperCase();

@@ -82,10 +82,10 @@ describe('the OpenAPI document against the official OpenAPI 3.1 schema', () => {
 });
 
 describe('the OpenAPI document against the route registry and the endpoints', () => {
-  /** The query parameters an endpoint reads: the names it hands to singleQuery. */
+  /** The query parameters an endpoint reads: the names it hands to singleQuery or pathAndQuery. */
   function queryNamesRead(routeId: string): string[] {
     const source = readFileSync(join(ROOT, 'lambdas/core/endpoints', `${routeId}.ts`), 'utf8');
-    return [...source.matchAll(/singleQuery\(\s*event\s*,\s*\[([^\]]*)\]\s*\)/g)].flatMap((m) =>
+    return [...source.matchAll(/(?:singleQuery|pathAndQuery)\(\s*event\s*,\s*\[([^\]]*)\]\s*\)/g)].flatMap((m) =>
       [...(m[1] ?? '').matchAll(/'([^']+)'/g)].map((n) => n[1] as string),
     );
   }
