@@ -23,6 +23,12 @@ const t = useTestApi();
 const path = (pair: string, query: string) => `/rates/timeseries/${pair}?${query}`;
 const series = (reply: ApiReply): Series => reply.json().data as unknown as Series;
 
+/** The reply is an error answer with this status and exactly this error object. */
+function expectError(reply: ApiReply, status: number, error: Record<string, string>): void {
+  expect(reply.status).toBe(status);
+  expect(reply.json().error).toEqual(error);
+}
+
 /** `date,rate` rows back into points, checking the header and the CRLF line ends. */
 function parseCsv(text: string): Point[] {
   expect(text.endsWith('\r\n')).toBe(true);
@@ -83,8 +89,7 @@ describe('GET /v1/rates/timeseries: the series and its summary', () => {
     const leap = await t.api.get(path('USD/CHF', 'start=2024-01-01&end=2024-12-31'), t.key);
     expect(leap.status).toBe(200);
     const tooLong = await t.api.get(path('USD/CHF', 'start=2024-01-01&end=2025-01-01'), t.key);
-    expect(tooLong.status).toBe(400);
-    expect(tooLong.json().error).toEqual({
+    expectError(tooLong, 400, {
       code: 'invalid-parameter',
       message: 'The range from 2024-01-01 to 2025-01-01 covers 367 days; at most 366 are allowed.',
       param: 'end',
@@ -94,8 +99,7 @@ describe('GET /v1/rates/timeseries: the series and its summary', () => {
   it('answers 404 no-data-available for a range without any rate for the pair', async () => {
     // Offline, the bundled data has no day between the ECB's last (2026-04-13) and currency-api's first (09-01).
     const reply = await t.api.get(path('USD/JPY', 'start=2026-05-01&end=2026-05-31'), t.key);
-    expect(reply.status).toBe(404);
-    expect(reply.json().error).toEqual({
+    expectError(reply, 404, {
       code: 'no-data-available',
       message: 'No rate is available for USD/JPY between 2026-05-01 and 2026-05-31.',
     });
@@ -243,8 +247,7 @@ describe('GET /v1/rates/timeseries on a table whose series are not built yet (up
   it('answers 503 service-unavailable until the rebuild records the series, then serves them', async () => {
     const query = path('USD/JPY', 'start=2026-03-01&end=2026-03-31');
     const before = await api.get(query, key);
-    expect(before.status).toBe(503);
-    expect(before.json().error).toEqual({
+    expectError(before, 503, {
       code: 'service-unavailable',
       message: 'The time series are being built from the stored days; please retry in a few minutes.',
     });
@@ -407,8 +410,7 @@ describe('GET /v1/rates/timeseries: plans, at the Pro window edges (today 2026-0
     expect(edge.status).toBe(200);
     expect(series(edge).rates[0]?.date).toBe('2025-09-30');
     const before = await t.api.get(path('USD/JPY', 'start=2025-09-29&end=2026-04-13'), key);
-    expect(before.status).toBe(403);
-    expect(before.json().error).toEqual({
+    expectError(before, 403, {
       code: 'plan-upgrade-required',
       message: 'Your plan includes history back to 2025-09-30; upgrade to Business for the full history since 1999.',
       param: 'start',
