@@ -336,57 +336,41 @@ describe('GET /v1/rates/timeseries as CSV', () => {
 
 describe('GET /v1/rates/timeseries: refusals, each with its parameter', () => {
   // Every row has a message; an empty one is not compared (it.each passes `done` to a row shorter than the test).
-  const cases: [string, string, number, string, string, string][] = [
-    ['USD/JPY', 'end=2026-04-13', 400, 'invalid-parameter', 'start', "The parameter 'start' is required."],
-    ['USD/JPY', 'start=2026-04-01', 400, 'invalid-parameter', 'end', "The parameter 'end' is required."],
+  // The status each error code answers with.
+  const STATUS: Record<string, number> = { 'invalid-parameter': 400, 'invalid-date': 400, 'unsupported-currency': 422 };
+  const LONG = '2'.repeat(65);
+  // Every row has a message; an empty one is not compared (it.each passes `done` to a row shorter than the test).
+  const cases: [string, string, string, string][] = [
+    ['USD/JPY?end=2026-04-13', 'invalid-parameter', 'start', "The parameter 'start' is required."],
+    ['USD/JPY?start=2026-04-01', 'invalid-parameter', 'end', "The parameter 'end' is required."],
+    ['USD/JPY?start=2026-4-1&end=2026-04-13', 'invalid-date', 'start', 'The date must be in the format YYYY-MM-DD.'],
+    ['USD/JPY?start=2026-04-01&end=2026-02-30', 'invalid-date', 'end', 'The date is not a real calendar day.'],
+    ['USD/JPY?start=2026-09-01&end=2026-10-01', 'invalid-date', 'end', 'The date must not be in the future.'],
     [
-      'USD/JPY',
-      'start=2026-4-1&end=2026-04-13',
-      400,
-      'invalid-date',
-      'start',
-      'The date must be in the format YYYY-MM-DD.',
-    ],
-    ['USD/JPY', 'start=2026-04-01&end=2026-02-30', 400, 'invalid-date', 'end', 'The date is not a real calendar day.'],
-    ['USD/JPY', 'start=2026-09-01&end=2026-10-01', 400, 'invalid-date', 'end', 'The date must not be in the future.'],
-    [
-      'USD/JPY',
-      'start=2026-04-13&end=2026-04-01',
-      400,
+      'USD/JPY?start=2026-04-13&end=2026-04-01',
       'invalid-parameter',
       'start',
       'The start 2026-04-13 is after the end 2026-04-01.',
     ],
-    [
-      'USD/JPY',
-      `start=${'2'.repeat(65)}&end=2026-04-13`,
-      400,
-      'invalid-parameter',
-      'start',
-      "The parameter 'start' is too long.",
-    ],
-    [
-      'XYZ/JPY',
-      'start=2026-04-01&end=2026-04-13',
-      422,
-      'unsupported-currency',
-      'from',
-      "Currency 'XYZ' is not supported.",
-    ],
-    ['USD/xyz', 'start=2026-04-01&end=2026-04-13', 422, 'unsupported-currency', 'to', ''],
+    [`USD/JPY?start=${LONG}&end=2026-04-13`, 'invalid-parameter', 'start', "The parameter 'start' is too long."],
+    ['XYZ/JPY?start=2026-04-01&end=2026-04-13', 'unsupported-currency', 'from', "Currency 'XYZ' is not supported."],
+    ['USD/xyz?start=2026-04-01&end=2026-04-13', 'unsupported-currency', 'to', ''],
     // A 400 outranks a 422, the range's own checks included.
-    ['XYZ/JPY', 'start=2026-04-13&end=2026-04-01', 400, 'invalid-parameter', 'start', ''],
-    ['XYZ/JPY', 'start=2026-04-01', 400, 'invalid-parameter', 'end', ''],
+    ['XYZ/JPY?start=2026-04-13&end=2026-04-01', 'invalid-parameter', 'start', ''],
+    ['XYZ/JPY?start=2026-04-01', 'invalid-parameter', 'end', ''],
   ];
 
-  it.each(cases)('%s?%s → %i %s (%s)', async (pair, query, status, code, param, message) => {
-    const reply = await t.api.get(path(pair, query), t.key);
-    expect(reply.status).toBe(status);
-    const error = reply.json().error;
-    expect([error?.code, error?.param]).toEqual([code, param]);
-    if (message) expect(error?.message).toBe(message);
-    expect(reply.headers.get('cache-control')).toBe('no-store');
-  });
+  it.each(cases.map(([request, code, param, message]) => [request, STATUS[code], code, param, message] as const))(
+    '%s → %i %s (%s)',
+    async (request, status, code, param, message) => {
+      const reply = await t.api.get(`/rates/timeseries/${request}`, t.key);
+      expect(reply.status).toBe(status);
+      const error = reply.json().error;
+      expect([error?.code, error?.param]).toEqual([code, param]);
+      if (message) expect(error?.message).toBe(message);
+      expect(reply.headers.get('cache-control')).toBe('no-store');
+    },
+  );
 
   it('refuses a parameter given twice', async () => {
     const reply = await t.api.get(path('USD/JPY', 'start=2026-04-01&start=2026-04-02&end=2026-04-13'), t.key);
