@@ -20,25 +20,14 @@ import { ACCOUNTS_TABLE, RATES_TABLE, SERIES_META_KEY, SOURCES_KEY, TABLES } fro
 import { TRACING_ENV } from '../../lambdas/core/tracing';
 import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_NAMES, type FunctionName, functionEntry } from '../../lib/bundling';
 import { FUNCTION_DEFAULTS, type FxratesFunction } from '../../lib/fxrates-function';
-import {
-  logicalIdOf,
-  policyStatementsOf,
-  propsOf,
-  type Resources,
-  renderJoin,
-  resourcesOf,
-  SKIP_BUNDLING,
-  type Synthesized,
-  synthesize,
-  withScratchApp,
-} from './synth';
+import * as synth from './synth';
 
-let s: Synthesized;
+let s: synth.Synthesized;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 beforeAll(() => {
-  s = synthesize();
+  s = synth.synthesize();
 }, 240_000);
 
 afterAll(() => s?.dispose());
@@ -66,23 +55,23 @@ function isDashboardRoute(name: FunctionName): name is DashboardRouteId {
 }
 
 /** The resources of a type that belong to the public REST API (the dashboard's has its own). */
-function publicApiResources(type: string): Resources {
-  const apiId = logicalIdOf(s.fx.service.api.restApi);
+function publicApiResources(type: string): synth.Resources {
+  const apiId = synth.logicalIdOf(s.fx.service.api.restApi);
   return Object.fromEntries(
-    Object.entries(resourcesOf(s.service, type)).filter(
+    Object.entries(synth.resourcesOf(s.service, type)).filter(
       ([, r]) => (r.Properties?.RestApiId as { Ref?: string } | undefined)?.Ref === apiId,
     ),
   );
 }
 
 function fnLogicalId(fn: FxratesFunction): string {
-  return logicalIdOf(fn.function);
+  return synth.logicalIdOf(fn.function);
 }
 
 /** How a template refers to the alias `live` of a released function (its Ref is the alias ARN). */
 function aliasRef(fn: FxratesFunction): string {
   if (!fn.release) throw new Error(`${fn.node.path} is not released through an alias`);
-  return JSON.stringify({ Ref: logicalIdOf(fn.release.alias) });
+  return JSON.stringify({ Ref: synth.logicalIdOf(fn.release.alias) });
 }
 
 /** Store modules and the table each one works on (lambdas/core/store). */
@@ -134,7 +123,7 @@ function assetPathOf(fn: FxratesFunction): string {
 }
 
 function fnProps(fn: FxratesFunction): Record<string, unknown> {
-  const resource = resourcesOf(s.service, 'AWS::Lambda::Function')[fnLogicalId(fn)];
+  const resource = synth.resourcesOf(s.service, 'AWS::Lambda::Function')[fnLogicalId(fn)];
   if (!resource?.Properties) throw new Error(`no function resource for ${fn.node.path}`);
   return resource.Properties;
 }
@@ -157,7 +146,7 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('reports a construct that breaks a rule, so a new finding cannot pass unnoticed', () => {
-    withScratchApp(undefined, (app) => {
+    synth.withScratchApp(undefined, (app) => {
       const stack = new Stack(app, 'Probe');
       new dynamodb.Table(stack, 'NoRecovery', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
       const report = new AwsSolutionsChecks().validateScope(app);
@@ -176,7 +165,7 @@ describe('cdk-nag AwsSolutions', () => {
         }
       }
     }
-    const siteBucket = logicalIdOf(s.fx.service.dashboardSite.bucket);
+    const siteBucket = synth.logicalIdOf(s.fx.service.dashboardSite.bucket);
     // The public API's methods (API keys, not Cognito) and every function's pinned runtime (plus BucketDeployment's
     // copy function); the user pool's password, MFA and feature plan; the distribution's country, web ACL and
     // certificate; the AWS managed policies of the CodeDeploy role and the account-level API Gateway logging role.
@@ -228,7 +217,7 @@ describe('authorizer', () => {
 describe('routes and gateway responses (parity with the tables the local gateway renders)', () => {
   /** Full resource path (below the stage) of every API Gateway resource, by logical id. */
   function resourcePaths(): Map<string, string> {
-    const resources = resourcesOf(s.service, 'AWS::ApiGateway::Resource');
+    const resources = synth.resourcesOf(s.service, 'AWS::ApiGateway::Resource');
     const paths = new Map<string, string>();
     const pathOf = (id: string): string => {
       const known = paths.get(id);
@@ -258,9 +247,9 @@ describe('routes and gateway responses (parity with the tables the local gateway
 
       const resourceId = [...resourcePaths()].find(([, path]) => path === route.path)?.[0];
       expect(resourceId).toBeDefined();
-      const authorizerId = logicalIdOf(s.fx.service.api.authorizer);
+      const authorizerId = synth.logicalIdOf(s.fx.service.api.authorizer);
       const method = Object.values(publicApiResources('AWS::ApiGateway::Method')).find(
-        (m) => (propsOf(m).ResourceId as { Ref?: string }).Ref === resourceId,
+        (m) => (synth.propsOf(m).ResourceId as { Ref?: string }).Ref === resourceId,
       );
       expect(method?.Properties).toMatchObject({
         HttpMethod: route.method,
@@ -300,7 +289,7 @@ describe('routes and gateway responses (parity with the tables the local gateway
         Object.entries(gatewayResponseHeaders(row)).map(([name, value]) => [`gatewayresponse.header.${name}`, value]),
       );
       s.service.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
-        RestApiId: { Ref: logicalIdOf(s.fx.service.api.restApi) },
+        RestApiId: { Ref: synth.logicalIdOf(s.fx.service.api.restApi) },
         ResponseType: type,
         StatusCode: row.status === undefined ? Match.absent() : String(row.status),
         ResponseTemplates: { 'application/json': row.template },
@@ -310,13 +299,13 @@ describe('routes and gateway responses (parity with the tables the local gateway
   );
 
   it('gives every gateway response the request id, JSON and no-store', () => {
-    for (const response of Object.values(resourcesOf(s.service, 'AWS::ApiGateway::GatewayResponse'))) {
+    for (const response of Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::GatewayResponse'))) {
       expect(response.Properties?.ResponseParameters).toMatchObject({
         'gatewayresponse.header.X-Request-Id': 'context.requestId',
         'gatewayresponse.header.Cache-Control': `'${ERROR_CACHE_CONTROL}'`,
         'gatewayresponse.header.Content-Type': expect.stringMatching(/^'application\/json/),
       });
-      const template = (propsOf(response).ResponseTemplates as Record<string, string>)['application/json'] ?? '';
+      const template = (synth.propsOf(response).ResponseTemplates as Record<string, string>)['application/json'] ?? '';
       // Every template is the contract's envelope once API Gateway substitutes its variables.
       const rendered = JSON.parse(template.replace(/\$context\.[A-Za-z0-9_.]+/g, 'x')) as Record<string, unknown>;
       expect(rendered).toMatchObject({ success: false, error: { code: expect.any(String) } });
@@ -353,7 +342,7 @@ describe('stage', () => {
     const format = JSON.parse(setting.Format) as Record<string, string>;
     expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
     expect(setting.Format).not.toMatch(/api-?key/i);
-    expect(JSON.stringify(setting.DestinationArn)).toContain(logicalIdOf(s.fx.service.api.accessLogs));
+    expect(JSON.stringify(setting.DestinationArn)).toContain(synth.logicalIdOf(s.fx.service.api.accessLogs));
   });
 
   it('logs execution errors, does not trace by default, and throttles the stage', () => {
@@ -372,22 +361,24 @@ describe('stage', () => {
 
   it('validates requests', () => {
     s.service.hasResourceProperties('AWS::ApiGateway::RequestValidator', { ValidateRequestParameters: true });
-    for (const method of Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Method'))) {
+    for (const method of Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::Method'))) {
       expect(method.Properties?.RequestValidatorId).toEqual({ Ref: expect.any(String) });
     }
   });
 
   it('sets the account-level logging role by default, so a fresh account can create the logged stages', () => {
     s.service.resourceCountIs('AWS::ApiGateway::Account', 1);
-    const [account] = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Account'));
+    const [account] = Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::Account'));
     expect(account).toMatchObject({ DeletionPolicy: 'Retain' });
-    const roleId = (propsOf(account).CloudWatchRoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] ?? '';
-    expect(resourcesOf(s.service, 'AWS::IAM::Role')[roleId]).toMatchObject({ DeletionPolicy: 'Retain' });
+    const roleId = (synth.propsOf(account).CloudWatchRoleArn as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0] ?? '';
+    expect(synth.resourcesOf(s.service, 'AWS::IAM::Role')[roleId]).toMatchObject({ DeletionPolicy: 'Retain' });
     // Both logged stages wait for it.
     for (const api of [s.fx.service.api, s.fx.service.dashboardApi]) {
-      const stage = resourcesOf(s.service, 'AWS::ApiGateway::Stage')[logicalIdOf(api.restApi.deploymentStage)];
+      const stage = synth.resourcesOf(s.service, 'AWS::ApiGateway::Stage')[
+        synth.logicalIdOf(api.restApi.deploymentStage)
+      ];
       expect(JSON.stringify(stage?.DependsOn ?? [])).toContain(
-        Object.keys(resourcesOf(s.service, 'AWS::ApiGateway::Account'))[0],
+        Object.keys(synth.resourcesOf(s.service, 'AWS::ApiGateway::Account'))[0],
       );
     }
   });
@@ -408,12 +399,14 @@ describe('stage', () => {
         }),
       ]),
     });
-    const apiId = logicalIdOf(s.fx.service.api.restApi);
-    const stageId = logicalIdOf(s.fx.service.api.restApi.deploymentStage);
+    const apiId = synth.logicalIdOf(s.fx.service.api.restApi);
+    const stageId = synth.logicalIdOf(s.fx.service.api.restApi.deploymentStage);
     const webAcl = s.fx.service.api.webAcl;
     if (!webAcl) throw new Error('the default context has no web ACL');
-    const association = resourcesOf(s.service, 'AWS::WAFv2::WebACLAssociation')[logicalIdOf(webAcl.association)];
-    expect(renderJoin(propsOf(association).ResourceArn)).toMatch(
+    const association = synth.resourcesOf(s.service, 'AWS::WAFv2::WebACLAssociation')[
+      synth.logicalIdOf(webAcl.association)
+    ];
+    expect(synth.renderJoin(synth.propsOf(association).ResourceArn)).toMatch(
       new RegExp(`:apigateway:<Ref:AWS::Region>::/restapis/<Ref:${apiId}>/stages/<Ref:${stageId}>$`),
     );
   });
@@ -430,10 +423,12 @@ describe('functions', () => {
 
   it('has no other function than those and the copy function of the dashboard files deployment', () => {
     const ours = new Set([...functionsByName().values()].map(fnLogicalId));
-    const deploymentRole = logicalIdOf(s.fx.service.dashboardSite.deployment.handlerRole);
-    const others = Object.entries(resourcesOf(s.service, 'AWS::Lambda::Function')).filter(([id]) => !ours.has(id));
+    const deploymentRole = synth.logicalIdOf(s.fx.service.dashboardSite.deployment.handlerRole);
+    const others = Object.entries(synth.resourcesOf(s.service, 'AWS::Lambda::Function')).filter(
+      ([id]) => !ours.has(id),
+    );
     expect(ours.size).toBe(FUNCTION_NAMES.length);
-    expect(others.map(([, fn]) => (propsOf(fn).Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0])).toEqual([
+    expect(others.map(([, fn]) => (synth.propsOf(fn).Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0])).toEqual([
       deploymentRole,
     ]);
   });
@@ -464,7 +459,7 @@ describe('functions', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
-        LoggingConfig: { LogGroup: { Ref: logicalIdOf(fn.logGroup) } },
+        LoggingConfig: { LogGroup: { Ref: synth.logicalIdOf(fn.logGroup) } },
         Environment: {
           Variables: expect.objectContaining({
             POWERTOOLS_SERVICE_NAME: 'fxrates',
@@ -476,7 +471,7 @@ describe('functions', () => {
       });
       expect(props.TracingConfig).toBeUndefined();
       expect(props.MemorySize).toBeGreaterThanOrEqual(512);
-      const logGroup = resourcesOf(s.service, 'AWS::Logs::LogGroup')[logicalIdOf(fn.logGroup)];
+      const logGroup = synth.resourcesOf(s.service, 'AWS::Logs::LogGroup')[synth.logicalIdOf(fn.logGroup)];
       expect(logGroup?.Properties?.RetentionInDays).toBe(30);
     },
   );
@@ -499,12 +494,14 @@ describe('functions', () => {
     expect(told.map(([dir]) => dir).sort()).toEqual(['ingest', 'sources']);
     for (const [, fn] of told) expect(variablesOf(fn)[SOURCES_ENV]).toBe(SOURCE_IDS.join(','));
     // The bundles do not depend on the sources (the variable carries them), so this synthesis skips bundling.
-    const ecbOnly = synthesize({ ...SKIP_BUNDLING, sources: 'ecb' });
+    const ecbOnly = synth.synthesize({ ...synth.SKIP_BUNDLING, sources: 'ecb' });
     try {
       const sourcesFn = ecbOnly.fx.service.api.routeFunctions.get('sources');
       if (!sourcesFn) throw new Error('no sources function');
-      const resource = resourcesOf(ecbOnly.service, 'AWS::Lambda::Function')[logicalIdOf(sourcesFn.function)];
-      expect(propsOf(resource).Environment).toMatchObject({ Variables: { [SOURCES_ENV]: 'ecb' } });
+      const resource = synth.resourcesOf(ecbOnly.service, 'AWS::Lambda::Function')[
+        synth.logicalIdOf(sourcesFn.function)
+      ];
+      expect(synth.propsOf(resource).Environment).toMatchObject({ Variables: { [SOURCES_ENV]: 'ecb' } });
     } finally {
       ecbOnly.dispose();
     }
@@ -537,7 +534,7 @@ describe('tables', () => {
     'keeps %s on demand, recoverable, protected from deletion, and retained',
     (_id, def) => {
       const table = def.id === RATES_TABLE.id ? s.fx.data.data.rates : s.fx.data.data.accounts;
-      const resource = resourcesOf(s.data, 'AWS::DynamoDB::Table')[logicalIdOf(table)];
+      const resource = synth.resourcesOf(s.data, 'AWS::DynamoDB::Table')[synth.logicalIdOf(table)];
       expect(resource).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
       expect(resource?.Properties).toMatchObject({
         BillingMode: 'PAY_PER_REQUEST',
@@ -561,7 +558,7 @@ describe('tables', () => {
 
   it('expires usage items through TTL on the accounts table only', () => {
     s.data.resourceCountIs('AWS::DynamoDB::Table', 2);
-    const withTtl = Object.values(resourcesOf(s.data, 'AWS::DynamoDB::Table')).filter(
+    const withTtl = Object.values(synth.resourcesOf(s.data, 'AWS::DynamoDB::Table')).filter(
       (t) => t.Properties?.TimeToLiveSpecification !== undefined,
     );
     expect(withTtl).toHaveLength(1);
@@ -573,7 +570,7 @@ describe('IAM (checked on the synthesized policies)', () => {
     (a) => `dynamodb:${a}`,
   );
 
-  const statementsOf = (fn: FxratesFunction) => policyStatementsOf(s.service, fn.role);
+  const statementsOf = (fn: FxratesFunction) => synth.policyStatementsOf(s.service, fn.role);
 
   /**
    * Which table an imported ARN names, resolved through the data stack's exports; an index ARN (the table's
@@ -591,8 +588,8 @@ describe('IAM (checked on the synthesized policies)', () => {
     const output = Object.values(outputs).find((o) => o.Export?.Name === importName);
     const getAtt = (output?.Value as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt'];
     if (getAtt?.[1] !== 'Arn') return undefined;
-    if (getAtt[0] === logicalIdOf(s.fx.data.data.rates)) return 'rates';
-    if (getAtt[0] === logicalIdOf(s.fx.data.data.accounts)) return 'accounts';
+    if (getAtt[0] === synth.logicalIdOf(s.fx.data.data.rates)) return 'rates';
+    if (getAtt[0] === synth.logicalIdOf(s.fx.data.data.accounts)) return 'accounts';
     return undefined;
   }
 
@@ -670,15 +667,15 @@ describe('IAM (checked on the synthesized policies)', () => {
     const fn = s.fx.service.api.routeFunctions.get('timeseries');
     if (!fn) throw new Error('no function for the timeseries route');
     expect(dynamoGrants(fn)).toEqual(['rates:dynamodb:GetItem']);
-    const resource = Object.entries(resourcesOf(s.service, 'AWS::ApiGateway::Resource')).filter(
+    const resource = Object.entries(synth.resourcesOf(s.service, 'AWS::ApiGateway::Resource')).filter(
       ([, r]) => r.Properties?.PathPart === 'timeseries',
     );
     expect(resource).toHaveLength(1);
     // A proxy integration hands the function every header (Accept chooses CSV) and the query string unvalidated,
     // so the function answers its own 400s; with no binary media types, the CSV body goes back as text.
     // The integration invokes the function's alias when it is released through one, else the function.
-    const target = fn.release ? logicalIdOf(fn.release.alias) : fnLogicalId(fn);
-    const methods = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Method')).filter((m) =>
+    const target = fn.release ? synth.logicalIdOf(fn.release.alias) : fnLogicalId(fn);
+    const methods = Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::Method')).filter((m) =>
       JSON.stringify(m.Properties?.Integration ?? {}).includes(`"${target}"`),
     );
     expect(methods.map((m) => (m.Properties?.Integration as { Type?: string } | undefined)?.Type)).toEqual([
@@ -688,7 +685,7 @@ describe('IAM (checked on the synthesized policies)', () => {
       'method.request.path.from',
       'method.request.path.to',
     ]);
-    for (const api of Object.values(resourcesOf(s.service, 'AWS::ApiGateway::RestApi'))) {
+    for (const api of Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::RestApi'))) {
       expect(api.Properties?.BinaryMediaTypes).toBeUndefined();
     }
   });
@@ -709,7 +706,7 @@ describe('IAM (checked on the synthesized policies)', () => {
 
   it('attaches no managed policies to function roles', () => {
     for (const fn of functionsByName().values()) {
-      const role = resourcesOf(s.service, 'AWS::IAM::Role')[logicalIdOf(fn.role)];
+      const role = synth.resourcesOf(s.service, 'AWS::IAM::Role')[synth.logicalIdOf(fn.role)];
       expect(role?.Properties?.ManagedPolicyArns).toBeUndefined();
     }
   });
@@ -718,7 +715,7 @@ describe('IAM (checked on the synthesized policies)', () => {
 describe('ingestion', () => {
   it('runs hourly with retries and a dead-letter queue for undeliverable events', () => {
     const fnId = fnLogicalId(s.fx.service.ingestion.function);
-    const queueId = logicalIdOf(s.fx.service.ingestion.deadLetterQueue);
+    const queueId = synth.logicalIdOf(s.fx.service.ingestion.deadLetterQueue);
     s.service.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 hour)',
       State: 'ENABLED',
@@ -735,8 +732,8 @@ describe('ingestion', () => {
 
   it('fetches each central bank once a weekday, after its publication window, and nothing else in that run', () => {
     const fnId = fnLogicalId(s.fx.service.ingestion.function);
-    const rules = Object.values(resourcesOf(s.service, 'AWS::Events::Rule'))
-      .map(propsOf)
+    const rules = Object.values(synth.resourcesOf(s.service, 'AWS::Events::Rule'))
+      .map(synth.propsOf)
       .filter((p) => String(p.ScheduleExpression).includes('MON-FRI'));
     const bySchedule = Object.fromEntries(
       rules.map((p) => {
@@ -763,7 +760,7 @@ describe('ingestion', () => {
 
   it('retries failed runs and then parks the event in the same dead-letter queue', () => {
     const fn = s.fx.service.ingestion.function;
-    const queueId = logicalIdOf(s.fx.service.ingestion.deadLetterQueue);
+    const queueId = synth.logicalIdOf(s.fx.service.ingestion.deadLetterQueue);
     expect(fnProps(fn).DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [queueId, 'Arn'] } });
     s.service.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
       FunctionName: { Ref: fnLogicalId(fn) },

@@ -13,22 +13,11 @@ import { CLOUDWATCH_ROLE_NOTICE } from '../../lib/api';
 import { buildApp } from '../../lib/app';
 import { FUNCTION_NAMES } from '../../lib/bundling';
 import { ALARM_TARGET_REQUIRED, CONTEXT_KEYS, DEFAULT_KEY_RATE_LIMIT, readDeployConfig } from '../../lib/config';
-import {
-  cdkJsonContext,
-  deployedFiles,
-  logicalIdOf,
-  NO_ALARM_TARGET,
-  propsOf,
-  resourcesOf,
-  SKIP_BUNDLING,
-  type Synthesized,
-  synthesize,
-  withScratchApp,
-} from './synth';
+import * as synth from './synth';
 
 describe('reading the context', () => {
   const read = (context: Record<string, unknown>) =>
-    readDeployConfig((key) => ({ ...NO_ALARM_TARGET, ...context })[key]);
+    readDeployConfig((key) => ({ ...synth.NO_ALARM_TARGET, ...context })[key]);
 
   it('defaults to WAF on, every source, an hourly run, no e-mail, the account-level role, no tracing, canaries', () => {
     const config = read({});
@@ -96,10 +85,10 @@ describe('reading the context', () => {
     });
 
     it('stops the app itself, not only the reader', () => {
-      withScratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING }, (app) => {
+      synth.withScratchApp({ ...synth.cdkJsonContext(), ...synth.SKIP_BUNDLING }, (app) => {
         expect(() => buildApp(app)).toThrow(ALARM_TARGET_REQUIRED);
       });
-      withScratchApp({ ...cdkJsonContext(), ...SKIP_BUNDLING, alarmTopicArn: topic }, (app) => {
+      synth.withScratchApp({ ...synth.cdkJsonContext(), ...synth.SKIP_BUNDLING, alarmTopicArn: topic }, (app) => {
         expect(buildApp(app).config.alarmTopicArn).toBe(topic);
       });
     });
@@ -211,11 +200,11 @@ describe('reading the context', () => {
 });
 
 describe('flags applied to the app', () => {
-  let s: Synthesized;
+  let s: synth.Synthesized;
 
   beforeAll(() => {
-    s = synthesize({
-      ...SKIP_BUNDLING,
+    s = synth.synthesize({
+      ...synth.SKIP_BUNDLING,
       waf: 'false',
       alarmEmail: 'ops@example.com',
       apiGatewayCloudWatchRole: 'false',
@@ -250,13 +239,13 @@ describe('flags applied to the app', () => {
     s.service.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'ops@example.com',
-      TopicArn: { Ref: logicalIdOf(s.fx.service.monitoring.topic) },
+      TopicArn: { Ref: synth.logicalIdOf(s.fx.service.monitoring.topic) },
     });
   });
 
   it('leaves the account-level logging role alone with apiGatewayCloudWatchRole=false, and says what to check', () => {
     s.service.resourceCountIs('AWS::ApiGateway::Account', 0);
-    const roles = Object.values(resourcesOf(s.service, 'AWS::IAM::Role')).filter((r) =>
+    const roles = Object.values(synth.resourcesOf(s.service, 'AWS::IAM::Role')).filter((r) =>
       JSON.stringify(r.Properties?.AssumeRolePolicyDocument).includes('apigateway.amazonaws.com'),
     );
     expect(roles).toEqual([]);
@@ -268,7 +257,7 @@ describe('flags applied to the app', () => {
   });
 
   it('says at synth that it sets the role when it does (the default)', () => {
-    withScratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...SKIP_BUNDLING }, (app) => {
+    synth.withScratchApp({ ...synth.cdkJsonContext(), ...synth.NO_ALARM_TARGET, ...synth.SKIP_BUNDLING }, (app) => {
       const { service } = buildApp(app);
       Annotations.fromStack(service).hasInfo(`/${service.stackName}/Api/RestApi`, CLOUDWATCH_ROLE_NOTICE.created);
       expect(Annotations.fromStack(service).findWarning('*', Match.stringLikeRegexp('cloudwatchRoleArn'))).toEqual([]);
@@ -276,29 +265,33 @@ describe('flags applied to the app', () => {
   });
 
   it('traces every function and both stages with tracing=true, and tells the code so', () => {
-    const fns = Object.values(resourcesOf(s.service, 'AWS::Lambda::Function')).filter(
+    const fns = Object.values(synth.resourcesOf(s.service, 'AWS::Lambda::Function')).filter(
       (fn) =>
-        (propsOf(fn).Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.[TRACING_ENV],
+        (synth.propsOf(fn).Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.[
+          TRACING_ENV
+        ],
     );
     expect(fns).toHaveLength(FUNCTION_NAMES.length);
     for (const fn of fns) {
-      expect(propsOf(fn).TracingConfig).toEqual({ Mode: 'Active' });
-      expect((propsOf(fn).Environment as { Variables: Record<string, unknown> }).Variables[TRACING_ENV]).toBe('true');
+      expect(synth.propsOf(fn).TracingConfig).toEqual({ Mode: 'Active' });
+      expect((synth.propsOf(fn).Environment as { Variables: Record<string, unknown> }).Variables[TRACING_ENV]).toBe(
+        'true',
+      );
     }
-    const stages = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::Stage'));
-    expect(stages.map((stage) => propsOf(stage).TracingEnabled)).toEqual([true, true]);
+    const stages = Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::Stage'));
+    expect(stages.map((stage) => synth.propsOf(stage).TracingEnabled)).toEqual([true, true]);
     // X-Ray's two actions take no resource: the only wildcard, on every function role.
-    const xray = Object.values(resourcesOf(s.service, 'AWS::IAM::Policy')).filter((p) =>
+    const xray = Object.values(synth.resourcesOf(s.service, 'AWS::IAM::Policy')).filter((p) =>
       JSON.stringify(p.Properties?.PolicyDocument).includes('xray:PutTraceSegments'),
     );
     expect(xray).toHaveLength(FUNCTION_NAMES.length);
   });
 
   it('shifts all traffic at once with canary=false, still rolled back on the alarms', () => {
-    const groups = Object.values(resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup'));
+    const groups = Object.values(synth.resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup'));
     expect(groups.length).toBeGreaterThan(0);
     for (const group of groups) {
-      expect(propsOf(group)).toMatchObject({
+      expect(synth.propsOf(group)).toMatchObject({
         DeploymentConfigName: 'CodeDeployDefault.LambdaAllAtOnce',
         AutoRollbackConfiguration: { Enabled: true, Events: expect.arrayContaining(['DEPLOYMENT_STOP_ON_ALARM']) },
       });
@@ -306,8 +299,10 @@ describe('flags applied to the app', () => {
   });
 
   it('passes the sources and base URLs to ingestion and uses the given schedule', () => {
-    const fn = resourcesOf(s.service, 'AWS::Lambda::Function')[logicalIdOf(s.fx.service.ingestion.function.function)];
-    expect((propsOf(fn).Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+    const fn = synth.resourcesOf(s.service, 'AWS::Lambda::Function')[
+      synth.logicalIdOf(s.fx.service.ingestion.function.function)
+    ];
+    expect((synth.propsOf(fn).Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
       SOURCES: 'ecb',
       ECB_BASE_URL: 'https://ecb.example.com/stats/eurofxref',
       CENTRAL_BANK_ORIGIN: 'https://mirror.example.com',
@@ -321,13 +316,13 @@ describe('flags applied to the app', () => {
     const functions = [...s.fx.service.dashboardApi.routeFunctions.values()];
     expect(functions.length).toBeGreaterThan(0);
     for (const fn of functions) {
-      const resource = resourcesOf(s.service, 'AWS::Lambda::Function')[logicalIdOf(fn.function)];
-      expect((propsOf(resource).Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+      const resource = synth.resourcesOf(s.service, 'AWS::Lambda::Function')[synth.logicalIdOf(fn.function)];
+      expect((synth.propsOf(resource).Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
         UPGRADE_CONTACT: 'mailto:sales@example.com',
       });
     }
     const deployment = s.fx.service.dashboardSite.deployment.node.findChild('CustomResource');
-    const config = deployedFiles(s, logicalIdOf(deployment)).get('config.json');
+    const config = synth.deployedFiles(s, synth.logicalIdOf(deployment)).get('config.json');
     expect(JSON.parse(config?.content ?? '{}')).toMatchObject({ contact: 'mailto:sales@example.com' });
   });
 
@@ -340,7 +335,7 @@ describe('flags applied to the app', () => {
 
 describe('cdk-nag on every synth', () => {
   it('fails the synthesis of the app when a construct breaks a rule', () => {
-    withScratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...SKIP_BUNDLING }, (app) => {
+    synth.withScratchApp({ ...synth.cdkJsonContext(), ...synth.NO_ALARM_TARGET, ...synth.SKIP_BUNDLING }, (app) => {
       const { service } = buildApp(app);
       new dynamodb.Table(service, 'Unrecoverable', {
         partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
@@ -350,7 +345,7 @@ describe('cdk-nag on every synth', () => {
   });
 
   it('lets the same app synthesize without the offending construct', () => {
-    withScratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...SKIP_BUNDLING }, (app) => {
+    synth.withScratchApp({ ...synth.cdkJsonContext(), ...synth.NO_ALARM_TARGET, ...synth.SKIP_BUNDLING }, (app) => {
       buildApp(app);
       expect(
         app

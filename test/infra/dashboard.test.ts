@@ -20,23 +20,12 @@ import { cognitoEndpoint, PAGE_CONFIG_FILE, pageCsp } from '../../lib/dashboard-
 import type { FxratesFunction } from '../../lib/fxrates-function';
 import { buildDashboardFiles, dashboardCsp } from '../../web/build';
 import { PASSWORD_POLICY } from '../../web/src/password-policy';
-import {
-  type DeployedFile,
-  deployedFiles,
-  logicalIdOf,
-  policyStatementsOf,
-  propsOf,
-  renderJoin,
-  resourcesOf,
-  SKIP_BUNDLING,
-  type Synthesized,
-  synthesize,
-} from './synth';
+import * as synth from './synth';
 
-let s: Synthesized;
+let s: synth.Synthesized;
 
 beforeAll(() => {
-  s = synthesize(SKIP_BUNDLING);
+  s = synth.synthesize(synth.SKIP_BUNDLING);
 }, 120_000);
 
 afterAll(() => s?.dispose());
@@ -48,11 +37,11 @@ const site = () => s.fx.service.dashboardSite;
 const dashboardApi = () => s.fx.service.dashboardApi;
 
 function resource(template: 'data' | 'service', type: string, logicalId: string): Props {
-  return propsOf(resourcesOf(s[template], type)[logicalId]);
+  return synth.propsOf(synth.resourcesOf(s[template], type)[logicalId]);
 }
 
 function distributionConfig(): Props {
-  return resource('service', 'AWS::CloudFront::Distribution', logicalIdOf(site().distribution))
+  return resource('service', 'AWS::CloudFront::Distribution', synth.logicalIdOf(site().distribution))
     .DistributionConfig as Props;
 }
 
@@ -70,10 +59,10 @@ function originOf(behaviourProps: Props): Props {
 
 /** The security headers of a response headers policy, the CSP rendered with `<Ref:...>` markers. */
 function securityHeadersOf(policy: cloudfront.ResponseHeadersPolicy): Props & { csp: string } {
-  const config = resource('service', 'AWS::CloudFront::ResponseHeadersPolicy', logicalIdOf(policy))
+  const config = resource('service', 'AWS::CloudFront::ResponseHeadersPolicy', synth.logicalIdOf(policy))
     .ResponseHeadersPolicyConfig as { SecurityHeadersConfig: Props & { ContentSecurityPolicy: Props } };
   const headers = config.SecurityHeadersConfig;
-  return { ...headers, csp: renderJoin(headers.ContentSecurityPolicy.ContentSecurityPolicy) };
+  return { ...headers, csp: synth.renderJoin(headers.ContentSecurityPolicy.ContentSecurityPolicy) };
 }
 
 /** The value an `Fn::ImportValue` names, through the data stack's exports. */
@@ -84,15 +73,15 @@ function exported(value: unknown): unknown {
   return Object.values(outputs).find((o) => o.Export?.Name === name)?.Value;
 }
 
-function files(): Map<string, DeployedFile> {
-  return deployedFiles(s, logicalIdOf(site().deployment.node.findChild('CustomResource')));
+function files(): Map<string, synth.DeployedFile> {
+  return synth.deployedFiles(s, synth.logicalIdOf(site().deployment.node.findChild('CustomResource')));
 }
 
 describe('user pool', () => {
   it('lives in the data stack, is retained, and signs people in by e-mail address', () => {
-    const pool = resourcesOf(s.data, 'AWS::Cognito::UserPool')[logicalIdOf(users().userPool)];
+    const pool = synth.resourcesOf(s.data, 'AWS::Cognito::UserPool')[synth.logicalIdOf(users().userPool)];
     expect(pool).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
-    expect(propsOf(pool)).toMatchObject({
+    expect(synth.propsOf(pool)).toMatchObject({
       UsernameAttributes: ['email'],
       UsernameConfiguration: { CaseSensitive: false },
       AutoVerifiedAttributes: ['email'],
@@ -105,7 +94,7 @@ describe('user pool', () => {
   });
 
   it('asks for 12 characters with lower case, upper case and a digit, the policy the page and emulator apply', () => {
-    const props = resource('data', 'AWS::Cognito::UserPool', logicalIdOf(users().userPool));
+    const props = resource('data', 'AWS::Cognito::UserPool', synth.logicalIdOf(users().userPool));
     const expected = {
       MinimumLength: 12,
       RequireLowercase: true,
@@ -125,7 +114,7 @@ describe('user pool', () => {
 });
 
 describe('page client', () => {
-  const client = () => resource('data', 'AWS::Cognito::UserPoolClient', logicalIdOf(users().client));
+  const client = () => resource('data', 'AWS::Cognito::UserPoolClient', synth.logicalIdOf(users().client));
 
   it('has no secret, signs in with USER_PASSWORD_AUTH only, and hides which addresses exist', () => {
     const props = client();
@@ -133,7 +122,7 @@ describe('page client', () => {
       GenerateSecret: false,
       PreventUserExistenceErrors: 'ENABLED',
       EnableTokenRevocation: true,
-      UserPoolId: { Ref: logicalIdOf(users().userPool) },
+      UserPoolId: { Ref: synth.logicalIdOf(users().userPool) },
     });
     expect((props.ExplicitAuthFlows as string[]).sort()).toEqual([
       'ALLOW_REFRESH_TOKEN_AUTH',
@@ -159,27 +148,27 @@ describe('page client', () => {
 });
 
 describe('dashboard API', () => {
-  const apiId = () => logicalIdOf(dashboardApi().restApi);
+  const apiId = () => synth.logicalIdOf(dashboardApi().restApi);
   const ofDashboardApi = (type: string) =>
-    Object.values(resourcesOf(s.service, type))
-      .map(propsOf)
+    Object.values(synth.resourcesOf(s.service, type))
+      .map(synth.propsOf)
       .filter((p) => (p.RestApiId as { Ref?: string }).Ref === apiId());
 
   it('checks the ID token in the Authorization header with a Cognito authorizer on the data stack’s pool', () => {
-    const authorizer = resource('service', 'AWS::ApiGateway::Authorizer', logicalIdOf(dashboardApi().authorizer));
+    const authorizer = resource('service', 'AWS::ApiGateway::Authorizer', synth.logicalIdOf(dashboardApi().authorizer));
     expect(authorizer).toMatchObject({
       Type: 'COGNITO_USER_POOLS',
       IdentitySource: 'method.request.header.Authorization',
       RestApiId: { Ref: apiId() },
     });
     const [provider] = authorizer.ProviderARNs as unknown[];
-    expect(exported(provider)).toEqual({ 'Fn::GetAtt': [logicalIdOf(users().userPool), 'Arn'] });
+    expect(exported(provider)).toEqual({ 'Fn::GetAtt': [synth.logicalIdOf(users().userPool), 'Arn'] });
   });
 
   it('has one method per dashboard route, each behind the Cognito authorizer and calling its own function', () => {
-    const resources = resourcesOf(s.service, 'AWS::ApiGateway::Resource');
+    const resources = synth.resourcesOf(s.service, 'AWS::ApiGateway::Resource');
     const pathOf = (id: string): string => {
-      const props = propsOf(resources[id]);
+      const props = synth.propsOf(resources[id]);
       const parent = (props.ParentId as { Ref?: string }).Ref;
       return `${parent === undefined ? '' : pathOf(parent)}/${props.PathPart as string}`;
     };
@@ -190,7 +179,7 @@ describe('dashboard API', () => {
     for (const method of methods) {
       expect(method).toMatchObject({
         AuthorizationType: 'COGNITO_USER_POOLS',
-        AuthorizerId: { Ref: logicalIdOf(dashboardApi().authorizer) },
+        AuthorizerId: { Ref: synth.logicalIdOf(dashboardApi().authorizer) },
         Integration: { Type: 'AWS_PROXY' },
       });
     }
@@ -202,9 +191,9 @@ describe('dashboard API', () => {
       );
       // Through the alias live that CodeDeploy moves, never the unpublished function.
       expect(JSON.stringify(method?.Integration)).toContain(
-        JSON.stringify({ Ref: logicalIdOf(fn.release?.alias ?? fn) }),
+        JSON.stringify({ Ref: synth.logicalIdOf(fn.release?.alias ?? fn) }),
       );
-      expect(JSON.stringify(method?.Integration)).not.toContain(`"${logicalIdOf(fn.function)}"`);
+      expect(JSON.stringify(method?.Integration)).not.toContain(`"${synth.logicalIdOf(fn.function)}"`);
     }
   });
 
@@ -221,7 +210,11 @@ describe('dashboard API', () => {
   });
 
   it(`serves the stage ${DASHBOARD_BASE_PATH.slice(1)}, untraced by default, throttled, with access logs that hold no token`, () => {
-    const stage = resource('service', 'AWS::ApiGateway::Stage', logicalIdOf(dashboardApi().restApi.deploymentStage));
+    const stage = resource(
+      'service',
+      'AWS::ApiGateway::Stage',
+      synth.logicalIdOf(dashboardApi().restApi.deploymentStage),
+    );
     expect(stage).toMatchObject({
       StageName: 'api',
       TracingEnabled: false,
@@ -236,23 +229,23 @@ describe('dashboard API', () => {
     const setting = stage.AccessLogSetting as { Format: string; DestinationArn: unknown };
     expect(JSON.parse(setting.Format)).toMatchObject({ requestId: '$context.requestId', sub: expect.any(String) });
     expect(setting.Format).not.toMatch(/authorization|header/i);
-    expect(JSON.stringify(setting.DestinationArn)).toContain(logicalIdOf(dashboardApi().accessLogs));
+    expect(JSON.stringify(setting.DestinationArn)).toContain(synth.logicalIdOf(dashboardApi().accessLogs));
   });
 
   it('sits behind the service’s web ACL', () => {
     const webAcl = s.fx.service.api.webAcl;
     if (!webAcl) throw new Error('the default context has no web ACL');
-    const stageId = logicalIdOf(dashboardApi().restApi.deploymentStage);
-    const associations = Object.values(resourcesOf(s.service, 'AWS::WAFv2::WebACLAssociation'))
-      .map(propsOf)
-      .filter((a) => renderJoin(a.ResourceArn).endsWith(`/restapis/<Ref:${apiId()}>/stages/<Ref:${stageId}>`));
+    const stageId = synth.logicalIdOf(dashboardApi().restApi.deploymentStage);
+    const associations = Object.values(synth.resourcesOf(s.service, 'AWS::WAFv2::WebACLAssociation'))
+      .map(synth.propsOf)
+      .filter((a) => synth.renderJoin(a.ResourceArn).endsWith(`/restapis/<Ref:${apiId()}>/stages/<Ref:${stageId}>`));
     expect(associations).toHaveLength(1);
-    expect(associations[0]?.WebACLArn).toEqual({ 'Fn::GetAtt': [logicalIdOf(webAcl.acl), 'Arn'] });
+    expect(associations[0]?.WebACLArn).toEqual({ 'Fn::GetAtt': [synth.logicalIdOf(webAcl.acl), 'Arn'] });
   });
 });
 
 describe('dashboard functions', () => {
-  const statementsOf = (fn: FxratesFunction) => policyStatementsOf(s.service, fn.role);
+  const statementsOf = (fn: FxratesFunction) => synth.policyStatementsOf(s.service, fn.role);
 
   /** `accounts`, `rates`, or `accounts/index/NAME`, from an imported table ARN or one joined with an index path. */
   function target(resource: unknown): string {
@@ -262,8 +255,8 @@ describe('dashboard functions', () => {
     }
     const arn = exported(resource) as { 'Fn::GetAtt'?: [string, string] } | undefined;
     const table = arn?.['Fn::GetAtt']?.[0];
-    if (table === logicalIdOf(s.fx.data.data.accounts)) return 'accounts';
-    if (table === logicalIdOf(s.fx.data.data.rates)) return 'rates';
+    if (table === synth.logicalIdOf(s.fx.data.data.accounts)) return 'accounts';
+    if (table === synth.logicalIdOf(s.fx.data.data.rates)) return 'rates';
     return JSON.stringify(resource);
   }
 
@@ -322,8 +315,10 @@ describe('dashboard functions', () => {
   it.each(DASHBOARD_ROUTES.map((r) => [r.id, r] as const))(
     'tells %s the accounts table and nothing about rates or a contact by default',
     (_id, route) => {
-      const fn = resourcesOf(s.service, 'AWS::Lambda::Function')[logicalIdOf(routeFunction(route).function)];
-      const variables = (propsOf(fn).Environment as { Variables: Record<string, unknown> }).Variables;
+      const fn = synth.resourcesOf(s.service, 'AWS::Lambda::Function')[
+        synth.logicalIdOf(routeFunction(route).function)
+      ];
+      const variables = (synth.propsOf(fn).Environment as { Variables: Record<string, unknown> }).Variables;
       expect(variables[ACCOUNTS_TABLE.envVar]).toBeDefined();
       expect(Object.keys(variables)).not.toContain(RATES_TABLE.envVar);
       expect(Object.keys(variables)).not.toContain('UPGRADE_CONTACT');
@@ -345,10 +340,10 @@ describe('dashboard functions', () => {
 describe('distribution', () => {
   it('reads the page files from the private bucket through origin access control', () => {
     const origin = originOf(distributionConfig().DefaultCacheBehavior as Props);
-    const oacId = Object.keys(resourcesOf(s.service, 'AWS::CloudFront::OriginAccessControl'));
+    const oacId = Object.keys(synth.resourcesOf(s.service, 'AWS::CloudFront::OriginAccessControl'));
     expect(oacId).toHaveLength(1);
     expect(origin).toMatchObject({
-      DomainName: { 'Fn::GetAtt': [logicalIdOf(site().bucket), 'RegionalDomainName'] },
+      DomainName: { 'Fn::GetAtt': [synth.logicalIdOf(site().bucket), 'RegionalDomainName'] },
       OriginAccessControlId: { 'Fn::GetAtt': [oacId[0], 'Id'] },
       S3OriginConfig: { OriginAccessIdentity: '' },
     });
@@ -358,9 +353,9 @@ describe('distribution', () => {
   });
 
   it('lets only this distribution read the bucket, over TLS only', () => {
-    const bucketId = logicalIdOf(site().bucket);
-    const policy = Object.values(resourcesOf(s.service, 'AWS::S3::BucketPolicy'))
-      .map(propsOf)
+    const bucketId = synth.logicalIdOf(site().bucket);
+    const policy = Object.values(synth.resourcesOf(s.service, 'AWS::S3::BucketPolicy'))
+      .map(synth.propsOf)
       .find((p) => (p.Bucket as { Ref?: string }).Ref === bucketId);
     if (!policy) throw new Error('the site bucket has no policy');
     const statements = (policy.PolicyDocument as { Statement: Props[] }).Statement;
@@ -371,9 +366,9 @@ describe('distribution', () => {
       Action: 's3:GetObject',
     });
     const condition = allows[0]?.Condition as { StringEquals: Record<string, unknown> } | undefined;
-    const sourceArn = renderJoin(condition?.StringEquals['AWS:SourceArn']);
+    const sourceArn = synth.renderJoin(condition?.StringEquals['AWS:SourceArn']);
     expect(sourceArn).toBe(
-      `arn:<Ref:AWS::Partition>:cloudfront::<Ref:AWS::AccountId>:distribution/<Ref:${logicalIdOf(site().distribution)}>`,
+      `arn:<Ref:AWS::Partition>:cloudfront::<Ref:AWS::AccountId>:distribution/<Ref:${synth.logicalIdOf(site().distribution)}>`,
     );
     expect(statements).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
@@ -388,7 +383,7 @@ describe('distribution', () => {
       BucketEncryption: {
         ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
       },
-      LoggingConfiguration: { DestinationBucketName: { Ref: logicalIdOf(site().logBucket) } },
+      LoggingConfiguration: { DestinationBucketName: { Ref: synth.logicalIdOf(site().logBucket) } },
     });
   });
 
@@ -402,7 +397,7 @@ describe('distribution', () => {
 
   it('sends the page with a strict CSP that lets it call Cognito, and the security headers', () => {
     expect((distributionConfig().DefaultCacheBehavior as Props).ResponseHeadersPolicyId).toEqual({
-      Ref: logicalIdOf(site().pageHeaders),
+      Ref: synth.logicalIdOf(site().pageHeaders),
     });
     const headers = securityHeadersOf(site().pageHeaders);
     const directives = new Map(
@@ -445,7 +440,7 @@ describe('distribution', () => {
     const origin = originOf(api);
     // No origin path: `/api/keys` reaches the API as stage `api`, resource `/keys`.
     expect(origin.OriginPath ?? '').toBe('');
-    expect(JSON.stringify(origin.DomainName)).toContain(`"Ref":"${logicalIdOf(dashboardApi().restApi)}"`);
+    expect(JSON.stringify(origin.DomainName)).toContain(`"Ref":"${synth.logicalIdOf(dashboardApi().restApi)}"`);
     expect(origin.CustomOriginConfig).toMatchObject({
       OriginProtocolPolicy: 'https-only',
       OriginSSLProtocols: ['TLSv1.2'],
@@ -454,12 +449,14 @@ describe('distribution', () => {
 
   it('serves /docs/ with the reference page’s own CSP and the index rewrite', () => {
     const docs = behaviour('/docs*');
-    expect(docs.ResponseHeadersPolicyId).toEqual({ Ref: logicalIdOf(site().docsHeaders) });
+    expect(docs.ResponseHeadersPolicyId).toEqual({ Ref: synth.logicalIdOf(site().docsHeaders) });
     expect(securityHeadersOf(site().docsHeaders).csp).toBe(REFERENCE_PAGE_CSP);
-    expect(originOf(docs).DomainName).toEqual({ 'Fn::GetAtt': [logicalIdOf(site().bucket), 'RegionalDomainName'] });
+    expect(originOf(docs).DomainName).toEqual({
+      'Fn::GetAtt': [synth.logicalIdOf(site().bucket), 'RegionalDomainName'],
+    });
     const [association] = docs.FunctionAssociations as Props[];
     expect(association?.EventType).toBe('viewer-request');
-    const [fnId] = Object.keys(resourcesOf(s.service, 'AWS::CloudFront::Function'));
+    const [fnId] = Object.keys(synth.resourcesOf(s.service, 'AWS::CloudFront::Function'));
     expect(association?.FunctionARN).toEqual({ 'Fn::GetAtt': [fnId, 'FunctionARN'] });
   });
 
@@ -477,14 +474,14 @@ describe('distribution', () => {
       cloudfront.CachePolicy.CACHING_DISABLED.cachePolicyId,
     );
     // Neither REST API compresses (no minimumCompressionSize), so the local server compresses no API answer either.
-    const apis = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::RestApi'));
+    const apis = Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::RestApi'));
     expect(apis.length).toBeGreaterThanOrEqual(2);
-    for (const api of apis) expect(propsOf(api).MinimumCompressionSize).toBeUndefined();
+    for (const api of apis) expect(synth.propsOf(api).MinimumCompressionSize).toBeUndefined();
   });
 
   it('logs requests to the log bucket, and meets the CloudFront and S3 rules it is not exempted from', () => {
     expect(distributionConfig().Logging).toMatchObject({
-      Bucket: { 'Fn::GetAtt': [logicalIdOf(site().logBucket), 'RegionalDomainName'] },
+      Bucket: { 'Fn::GetAtt': [synth.logicalIdOf(site().logBucket), 'RegionalDomainName'] },
     });
     const distribution = site().distribution.node.defaultChild as cloudfront.CfnDistribution;
     expect(rules.cloudfront.CloudFrontDistributionAccessLogging(distribution)).toBe(NagRuleCompliance.COMPLIANT);
@@ -515,19 +512,19 @@ describe('deployed files', () => {
     const resolved = file.content.replace(/<<marker:0xbaba:\d+>>/g, (marker) => {
       const value = file.markers[marker];
       const imported = exported(value);
-      return renderJoin(imported ?? value);
+      return synth.renderJoin(imported ?? value);
     });
     const config = JSON.parse(resolved) as Record<string, unknown>;
     expect(config).toEqual({
       cognito: {
         endpoint: 'https://cognito-idp.<Ref:AWS::Region>.amazonaws.com/',
         region: '<Ref:AWS::Region>',
-        userPoolId: `<Ref:${logicalIdOf(users().userPool)}>`,
-        clientId: `<Ref:${logicalIdOf(users().client)}>`,
+        userPoolId: `<Ref:${synth.logicalIdOf(users().userPool)}>`,
+        clientId: `<Ref:${synth.logicalIdOf(users().client)}>`,
       },
       apiBase: '/api',
       apiUrl: expect.stringMatching(
-        new RegExp(`^https://<Ref:${logicalIdOf(s.fx.service.api.restApi)}>\\.execute-api\\..*/<Ref:.*>/$`),
+        new RegExp(`^https://<Ref:${synth.logicalIdOf(s.fx.service.api.restApi)}>\\.execute-api\\..*/<Ref:.*>/$`),
       ),
       contact: null,
     });
@@ -537,10 +534,10 @@ describe('deployed files', () => {
     const props = resource(
       'service',
       'Custom::CDKBucketDeployment',
-      logicalIdOf(site().deployment.node.findChild('CustomResource')),
+      synth.logicalIdOf(site().deployment.node.findChild('CustomResource')),
     );
     expect(props).toMatchObject({
-      DestinationBucketName: { Ref: logicalIdOf(site().bucket) },
+      DestinationBucketName: { Ref: synth.logicalIdOf(site().bucket) },
       Prune: true,
       SystemMetadata: { 'cache-control': 'no-cache' },
     });
@@ -550,10 +547,12 @@ describe('deployed files', () => {
 describe('outputs', () => {
   it('gives the dashboard URL on the service stack and the pool and client ids on the data stack', () => {
     const service = s.service.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(renderJoin(service.DashboardUrl?.Value)).toBe(`https://<${logicalIdOf(site().distribution)}.DomainName>/`);
+    expect(synth.renderJoin(service.DashboardUrl?.Value)).toBe(
+      `https://<${synth.logicalIdOf(site().distribution)}.DomainName>/`,
+    );
     const data = s.data.toJSON().Outputs as Record<string, { Value: unknown }>;
-    expect(data.UserPoolId?.Value).toEqual({ Ref: logicalIdOf(users().userPool) });
-    expect(data.UserPoolClientId?.Value).toEqual({ Ref: logicalIdOf(users().client) });
+    expect(data.UserPoolId?.Value).toEqual({ Ref: synth.logicalIdOf(users().userPool) });
+    expect(data.UserPoolClientId?.Value).toEqual({ Ref: synth.logicalIdOf(users().client) });
     expect(Stack.of(users().userPool)).toBe(s.fx.data);
   });
 });

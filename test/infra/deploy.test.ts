@@ -21,39 +21,33 @@ import {
   WAF_RESPONSE_BODIES,
   WAF_RULES,
 } from '../../lib/web-acl';
-import {
-  answeringFunctions,
-  logicalIdOf,
-  propsOf,
-  type Resources,
-  renderJoin,
-  resourcesOf,
-  SKIP_BUNDLING,
-  type Synthesized,
-  synthesize,
-} from './synth';
+import * as synth from './synth';
 
 describe('the default deploy', () => {
-  let s: Synthesized;
+  let s: synth.Synthesized;
   beforeAll(() => {
-    s = synthesize(SKIP_BUNDLING);
+    s = synth.synthesize(synth.SKIP_BUNDLING);
   }, 120_000);
   afterAll(() => s?.dispose());
 
   describe('releases', () => {
     it('publishes the authorizer and every endpoint function behind an alias live on its current version', () => {
-      const fns = answeringFunctions(s);
+      const fns = synth.answeringFunctions(s);
       expect(fns.size).toBe(1 + ROUTES.length + DASHBOARD_ROUTES.length);
-      const aliases = resourcesOf(s.service, 'AWS::Lambda::Alias');
+      const aliases = synth.resourcesOf(s.service, 'AWS::Lambda::Alias');
       expect(Object.keys(aliases)).toHaveLength(fns.size);
       for (const [name, fn] of fns) {
         const alias = fn.release?.alias;
         if (!alias) throw new Error(`${name} has no alias`);
-        const props = propsOf(aliases[logicalIdOf(alias)]);
-        expect([name, props.Name, props.FunctionName]).toEqual([name, LIVE_ALIAS, { Ref: logicalIdOf(fn.function) }]);
+        const props = synth.propsOf(aliases[synth.logicalIdOf(alias)]);
+        expect([name, props.Name, props.FunctionName]).toEqual([
+          name,
+          LIVE_ALIAS,
+          { Ref: synth.logicalIdOf(fn.function) },
+        ]);
         const version = (props.FunctionVersion as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
-        expect(resourcesOf(s.service, 'AWS::Lambda::Version')[version[0]]?.Properties).toMatchObject({
-          FunctionName: { Ref: logicalIdOf(fn.function) },
+        expect(synth.resourcesOf(s.service, 'AWS::Lambda::Version')[version[0]]?.Properties).toMatchObject({
+          FunctionName: { Ref: synth.logicalIdOf(fn.function) },
         });
       }
     });
@@ -63,13 +57,13 @@ describe('the default deploy', () => {
     });
 
     it('shifts traffic with a CodeDeploy canary (10 % for 5 minutes) per function, rolled back on its alarm', () => {
-      const groups = resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup');
-      const applicationId = logicalIdOf(s.fx.service.releases.application);
-      const roleId = logicalIdOf(s.fx.service.releases.role);
-      for (const [name, fn] of answeringFunctions(s)) {
+      const groups = synth.resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup');
+      const applicationId = synth.logicalIdOf(s.fx.service.releases.application);
+      const roleId = synth.logicalIdOf(s.fx.service.releases.role);
+      for (const [name, fn] of synth.answeringFunctions(s)) {
         const release = fn.release;
         if (!release) throw new Error(`${name} is not released`);
-        const group = propsOf(groups[logicalIdOf(release.group)]);
+        const group = synth.propsOf(groups[synth.logicalIdOf(release.group)]);
         expect([name, group]).toEqual([
           name,
           expect.objectContaining({
@@ -77,7 +71,7 @@ describe('the default deploy', () => {
             ServiceRoleArn: { 'Fn::GetAtt': [roleId, 'Arn'] },
             DeploymentConfigName: 'CodeDeployDefault.LambdaCanary10Percent5Minutes',
             DeploymentStyle: { DeploymentType: 'BLUE_GREEN', DeploymentOption: 'WITH_TRAFFIC_CONTROL' },
-            AlarmConfiguration: { Enabled: true, Alarms: [{ Name: { Ref: logicalIdOf(release.alarm) } }] },
+            AlarmConfiguration: { Enabled: true, Alarms: [{ Name: { Ref: synth.logicalIdOf(release.alarm) } }] },
             AutoRollbackConfiguration: {
               Enabled: true,
               Events: expect.arrayContaining([
@@ -89,10 +83,12 @@ describe('the default deploy', () => {
           }),
         ]);
         // CloudFormation hands the alias's version change to that deployment group.
-        expect(resourcesOf(s.service, 'AWS::Lambda::Alias')[logicalIdOf(release.alias)]?.UpdatePolicy).toEqual({
+        expect(
+          synth.resourcesOf(s.service, 'AWS::Lambda::Alias')[synth.logicalIdOf(release.alias)]?.UpdatePolicy,
+        ).toEqual({
           CodeDeployLambdaAliasUpdate: {
             ApplicationName: { Ref: applicationId },
-            DeploymentGroupName: { Ref: logicalIdOf(release.group) },
+            DeploymentGroupName: { Ref: synth.logicalIdOf(release.group) },
           },
         });
       }
@@ -101,12 +97,14 @@ describe('the default deploy', () => {
     it('shares one CodeDeploy application and one service role with only the AWS policy for Lambda deployments', () => {
       s.service.resourceCountIs('AWS::CodeDeploy::Application', 1);
       const outputs = s.service.toJSON().Outputs as Record<string, { Value: unknown }>;
-      expect(outputs.ReleaseApplication?.Value).toEqual({ Ref: logicalIdOf(s.fx.service.releases.application) });
+      expect(outputs.ReleaseApplication?.Value).toEqual({ Ref: synth.logicalIdOf(s.fx.service.releases.application) });
       s.service.hasResourceProperties('AWS::CodeDeploy::Application', { ComputePlatform: 'Lambda' });
-      const role = propsOf(resourcesOf(s.service, 'AWS::IAM::Role')[logicalIdOf(s.fx.service.releases.role)]);
+      const role = synth.propsOf(
+        synth.resourcesOf(s.service, 'AWS::IAM::Role')[synth.logicalIdOf(s.fx.service.releases.role)],
+      );
       expect(JSON.stringify(role.AssumeRolePolicyDocument)).toContain('codedeploy.amazonaws.com');
       expect(role.ManagedPolicyArns).toHaveLength(1);
-      expect(renderJoin(role.ManagedPolicyArns && (role.ManagedPolicyArns as unknown[])[0])).toBe(
+      expect(synth.renderJoin(role.ManagedPolicyArns && (role.ManagedPolicyArns as unknown[])[0])).toBe(
         'arn:<Ref:AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited',
       );
     });
@@ -114,9 +112,9 @@ describe('the default deploy', () => {
 
   describe('WAF', () => {
     function acl(): Record<string, unknown> {
-      const acls = Object.values(resourcesOf(s.service, 'AWS::WAFv2::WebACL'));
+      const acls = Object.values(synth.resourcesOf(s.service, 'AWS::WAFv2::WebACL'));
       expect(acls).toHaveLength(1);
-      return propsOf(acls[0]);
+      return synth.propsOf(acls[0]);
     }
     type Rule = { Name: string; Priority: number; Action?: unknown; OverrideAction?: unknown; Statement: unknown };
     const rule = (name: string): Rule => {
@@ -213,11 +211,12 @@ describe('the default deploy', () => {
 
     it('answers the other blocks 403 request-blocked through the WAF_FILTERED gateway response, not 400 invalid-parameter', () => {
       for (const api of [s.fx.service.api, s.fx.service.dashboardApi]) {
-        const response = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::GatewayResponse'))
-          .map(propsOf)
+        const response = Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::GatewayResponse'))
+          .map(synth.propsOf)
           .find(
             (r) =>
-              r.ResponseType === 'WAF_FILTERED' && (r.RestApiId as { Ref?: string }).Ref === logicalIdOf(api.restApi),
+              r.ResponseType === 'WAF_FILTERED' &&
+              (r.RestApiId as { Ref?: string }).Ref === synth.logicalIdOf(api.restApi),
           );
         expect(response?.StatusCode).toBe('403');
         const body = JSON.parse(
@@ -230,7 +229,7 @@ describe('the default deploy', () => {
 
   describe('TLS', () => {
     it('accepts only TLS 1.2 and 1.3 on both execute-api endpoints', () => {
-      const apis = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::RestApi')).map(propsOf);
+      const apis = Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::RestApi')).map(synth.propsOf);
       expect(apis).toHaveLength(2);
       for (const api of apis) {
         expect(api).toMatchObject({
@@ -245,7 +244,9 @@ describe('the default deploy', () => {
     it('keeps the execute-api endpoint and creates no domain without a custom domain', () => {
       s.service.resourceCountIs('AWS::ApiGateway::DomainName', 0);
       s.service.resourceCountIs('AWS::ApiGateway::BasePathMapping', 0);
-      const api = propsOf(resourcesOf(s.service, 'AWS::ApiGateway::RestApi')[logicalIdOf(s.fx.service.api.restApi)]);
+      const api = synth.propsOf(
+        synth.resourcesOf(s.service, 'AWS::ApiGateway::RestApi')[synth.logicalIdOf(s.fx.service.api.restApi)],
+      );
       expect(api.DisableExecuteApiEndpoint).toBe(false);
       expect(s.fx.service.api.url).toBe(s.fx.service.api.restApi.url);
     });
@@ -253,10 +254,10 @@ describe('the default deploy', () => {
 
   describe('IAM', () => {
     it('lets the authorizer update usage items only, and read keys and accounts as before', () => {
-      const roleId = logicalIdOf(s.fx.service.api.authorizerFunction.role);
-      const statements = Object.values(resourcesOf(s.service, 'AWS::IAM::Policy'))
+      const roleId = synth.logicalIdOf(s.fx.service.api.authorizerFunction.role);
+      const statements = Object.values(synth.resourcesOf(s.service, 'AWS::IAM::Policy'))
         .filter((p) => JSON.stringify(p.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
-        .flatMap((p) => (propsOf(p).PolicyDocument as { Statement: Record<string, unknown>[] }).Statement)
+        .flatMap((p) => (synth.propsOf(p).PolicyDocument as { Statement: Record<string, unknown>[] }).Statement)
         .filter((st) => JSON.stringify(st.Action).includes('dynamodb:'));
       expect(statements).toHaveLength(2);
       const update = statements.find((st) => st.Action === 'dynamodb:UpdateItem');
@@ -280,10 +281,10 @@ describe('the default deploy', () => {
 describe('a deploy with a custom domain and the retained tables re-attached', () => {
   const certificateArn = 'arn:aws:acm:eu-west-1:123456789012:certificate/0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b';
   const names = { rates: 'FxratesData-DataRates1A2B3C-OLD', accounts: 'FxratesData-DataAccounts4D5E6F-OLD' };
-  let s: Synthesized;
+  let s: synth.Synthesized;
   beforeAll(() => {
-    s = synthesize({
-      ...SKIP_BUNDLING,
+    s = synth.synthesize({
+      ...synth.SKIP_BUNDLING,
       domainName: 'api.example.com',
       certificateArn,
       ratesTableName: names.rates,
@@ -312,12 +313,14 @@ describe('a deploy with a custom domain and the retained tables re-attached', ()
     });
 
     it('maps the base path v1 to the stage v1 of the public API only', () => {
-      const mappings = Object.values(resourcesOf(s.service, 'AWS::ApiGateway::BasePathMapping')).map(propsOf);
+      const mappings = Object.values(synth.resourcesOf(s.service, 'AWS::ApiGateway::BasePathMapping')).map(
+        synth.propsOf,
+      );
       expect(mappings).toEqual([
         {
-          DomainName: { Ref: logicalIdOf(s.fx.service.api.domain ?? s.fx.service.api) },
-          RestApiId: { Ref: logicalIdOf(s.fx.service.api.restApi) },
-          Stage: { Ref: logicalIdOf(s.fx.service.api.restApi.deploymentStage) },
+          DomainName: { Ref: synth.logicalIdOf(s.fx.service.api.domain ?? s.fx.service.api) },
+          RestApiId: { Ref: synth.logicalIdOf(s.fx.service.api.restApi) },
+          Stage: { Ref: synth.logicalIdOf(s.fx.service.api.restApi.deploymentStage) },
           BasePath: STAGE_NAME,
         },
       ]);
@@ -325,10 +328,12 @@ describe('a deploy with a custom domain and the retained tables re-attached', ()
     });
 
     it('turns the execute-api endpoint of the public API off, and publishes the domain URL', () => {
-      const apis = resourcesOf(s.service, 'AWS::ApiGateway::RestApi');
-      expect(propsOf(apis[logicalIdOf(s.fx.service.api.restApi)]).DisableExecuteApiEndpoint).toBe(true);
+      const apis = synth.resourcesOf(s.service, 'AWS::ApiGateway::RestApi');
+      expect(synth.propsOf(apis[synth.logicalIdOf(s.fx.service.api.restApi)]).DisableExecuteApiEndpoint).toBe(true);
       // The dashboard API stays reachable for CloudFront.
-      expect(propsOf(apis[logicalIdOf(s.fx.service.dashboardApi.restApi)]).DisableExecuteApiEndpoint).not.toBe(true);
+      expect(
+        synth.propsOf(apis[synth.logicalIdOf(s.fx.service.dashboardApi.restApi)]).DisableExecuteApiEndpoint,
+      ).not.toBe(true);
       const outputs = s.service.toJSON().Outputs as Record<string, { Value: unknown }>;
       expect(outputs.ApiUrl?.Value).toBe('https://api.example.com/v1/');
       expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiDomainTarget', 'ApiDomainZone']));
@@ -355,8 +360,8 @@ describe('a deploy with a custom domain and the retained tables re-attached', ()
     });
 
     it('tells the functions the given names', () => {
-      const functions = Object.values(resourcesOf(s.service, 'AWS::Lambda::Function')).map(
-        (fn) => (propsOf(fn).Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {},
+      const functions = Object.values(synth.resourcesOf(s.service, 'AWS::Lambda::Function')).map(
+        (fn) => (synth.propsOf(fn).Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {},
       );
       const rates = functions.map((v) => v[RATES_TABLE.envVar]).filter((v) => v !== undefined);
       const accounts = functions.map((v) => v[ACCOUNTS_TABLE.envVar]).filter((v) => v !== undefined);
@@ -367,35 +372,37 @@ describe('a deploy with a custom domain and the retained tables re-attached', ()
     });
 
     /** `table/<name>` (or `table/<name>/index/<index>`) of every DynamoDB resource a function's policy names. */
-    function dynamoResources(policies: Resources, roleId: string): string[][] {
+    function dynamoResources(policies: synth.Resources, roleId: string): string[][] {
       return Object.values(policies)
         .filter((p) => JSON.stringify(p.Properties?.Roles) === JSON.stringify([{ Ref: roleId }]))
-        .flatMap((p) => (propsOf(p).PolicyDocument as { Statement: Record<string, unknown>[] }).Statement)
+        .flatMap((p) => (synth.propsOf(p).PolicyDocument as { Statement: Record<string, unknown>[] }).Statement)
         .filter((st) => JSON.stringify(st.Action).includes('dynamodb:'))
         .map((st) =>
           ([] as unknown[])
             .concat(st.Resource)
             .map((r) =>
-              renderJoin(r).replace(/^arn:<Ref:AWS::Partition>:dynamodb:<Ref:AWS::Region>:<Ref:AWS::AccountId>:/, ''),
+              synth
+                .renderJoin(r)
+                .replace(/^arn:<Ref:AWS::Partition>:dynamodb:<Ref:AWS::Region>:<Ref:AWS::AccountId>:/, ''),
             ),
         );
     }
 
     it('grants exactly as before, on the ARNs of the named tables', () => {
-      const policies = resourcesOf(s.service, 'AWS::IAM::Policy');
+      const policies = synth.resourcesOf(s.service, 'AWS::IAM::Policy');
       const { api, ingestion, dashboardApi } = s.fx.service;
-      expect(dynamoResources(policies, logicalIdOf(api.authorizerFunction.role))).toEqual([
+      expect(dynamoResources(policies, synth.logicalIdOf(api.authorizerFunction.role))).toEqual([
         [`table/${names.accounts}`],
         [`table/${names.accounts}`],
       ]);
       // Every statement of ingestion (the table grant, the status item's UpdateItem) names the rates table alone.
-      const ingest = dynamoResources(policies, logicalIdOf(ingestion.function.role));
+      const ingest = dynamoResources(policies, synth.logicalIdOf(ingestion.function.role));
       expect(ingest.length).toBeGreaterThan(1);
       for (const resources of ingest) expect(resources).toEqual([`table/${names.rates}`]);
       for (const route of ROUTES.filter((r) => r.ratesTable.length > 0)) {
         const fn = api.routeFunctions.get(route.id);
         if (!fn) throw new Error(`no function for ${route.id}`);
-        expect(dynamoResources(policies, logicalIdOf(fn.role))).toEqual([[`table/${names.rates}`]]);
+        expect(dynamoResources(policies, synth.logicalIdOf(fn.role))).toEqual([[`table/${names.rates}`]]);
       }
       for (const route of DASHBOARD_ROUTES) {
         const fn = dashboardApi.routeFunctions.get(route.id);
@@ -405,7 +412,9 @@ describe('a deploy with a custom domain and the retained tables re-attached', ()
         if (route.accountsIndexes.length > 0) {
           expected.push(route.accountsIndexes.map((index) => `table/${names.accounts}/index/${index}`));
         }
-        const distinct = [...new Set(dynamoResources(policies, logicalIdOf(fn.role)).map((r) => JSON.stringify(r)))];
+        const distinct = [
+          ...new Set(dynamoResources(policies, synth.logicalIdOf(fn.role)).map((r) => JSON.stringify(r))),
+        ];
         expect([route.id, distinct.map((r) => JSON.parse(r))]).toEqual([route.id, expected]);
       }
     });

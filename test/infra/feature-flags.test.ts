@@ -8,16 +8,7 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as cxapi from 'aws-cdk-lib/cx-api';
 import { FUNCTION_DEFAULTS } from '../../lib/fxrates-function';
-import {
-  cdkJsonContext,
-  logicalIdOf,
-  propsOf,
-  resourcesOf,
-  SKIP_BUNDLING,
-  type Synthesized,
-  synthesize,
-  withScratchApp,
-} from './synth';
+import * as synth from './synth';
 
 /** Flags whose recommended value the project does not take, each for the reason given. */
 const KEPT = {
@@ -33,7 +24,7 @@ const KEPT = {
 const AUTHORIZER_FLAG = '@aws-cdk/aws-apigateway:authorizerChangeDeploymentLogicalId';
 
 describe('cdk.json', () => {
-  const context = cdkJsonContext();
+  const context = synth.cdkJsonContext();
 
   it('sets every currently recommended flag to its recommended value, except the ones kept on purpose', () => {
     const recommended = cxapi.CURRENTLY_RECOMMENDED_FLAGS as Record<string, unknown>;
@@ -55,7 +46,7 @@ describe('cdk.json', () => {
 describe(`${AUTHORIZER_FLAG}: an authorizer change redeploys the API`, () => {
   /** The deployment's logical id of a small REST API whose authorizer caches its results for `ttl` seconds. */
   function deploymentId(context: Record<string, unknown>, ttl: number): string {
-    return withScratchApp(context, (app) => {
+    return synth.withScratchApp(context, (app) => {
       const stack = new Stack(app, 'Probe');
       const handler = new lambda.Function(stack, 'Handler', {
         runtime: FUNCTION_DEFAULTS.runtime,
@@ -80,30 +71,32 @@ describe(`${AUTHORIZER_FLAG}: an authorizer change redeploys the API`, () => {
   }
 
   it('gives the deployment a new logical id (so CloudFormation deploys the stage again) with the flag', () => {
-    expect(deploymentId(cdkJsonContext(), 0)).not.toBe(deploymentId(cdkJsonContext(), 60));
+    expect(deploymentId(synth.cdkJsonContext(), 0)).not.toBe(deploymentId(synth.cdkJsonContext(), 60));
   });
 
   it('would keep the same deployment, and the old authorizer live, without it', () => {
-    const without = { ...cdkJsonContext(), [AUTHORIZER_FLAG]: false };
+    const without = { ...synth.cdkJsonContext(), [AUTHORIZER_FLAG]: false };
     expect(deploymentId(without, 0)).toBe(deploymentId(without, 60));
   });
 });
 
 describe('flags as the app shows them', () => {
-  let s: Synthesized;
+  let s: synth.Synthesized;
   beforeAll(() => {
-    s = synthesize(SKIP_BUNDLING);
+    s = synth.synthesize(synth.SKIP_BUNDLING);
   }, 120_000);
   afterAll(() => s?.dispose());
 
   it('writes access logs to the log group ARN built from its name, which drift detection matches', () => {
     // @aws-cdk/aws-apigateway:logGroupDestinationArnWithoutWildcard: not the `Arn` attribute, which ends in `:*`.
     for (const api of [s.fx.service.api, s.fx.service.dashboardApi]) {
-      const stage = resourcesOf(s.service, 'AWS::ApiGateway::Stage')[logicalIdOf(api.restApi.deploymentStage)];
+      const stage = synth.resourcesOf(s.service, 'AWS::ApiGateway::Stage')[
+        synth.logicalIdOf(api.restApi.deploymentStage)
+      ];
       const destination = JSON.stringify(
-        (propsOf(stage).AccessLogSetting as { DestinationArn: unknown }).DestinationArn,
+        (synth.propsOf(stage).AccessLogSetting as { DestinationArn: unknown }).DestinationArn,
       );
-      expect(destination).toContain(logicalIdOf(api.accessLogs));
+      expect(destination).toContain(synth.logicalIdOf(api.accessLogs));
       expect(destination).not.toContain('"Arn"');
     }
   });

@@ -18,22 +18,14 @@ import {
 import { readDeployConfig } from '../../lib/config';
 import type { FxratesFunction } from '../../lib/fxrates-function';
 import { grantTableItems } from '../../lib/grants';
-import {
-  logicalIdOf,
-  policyStatementsOf,
-  propsOf,
-  resourcesOf,
-  SKIP_BUNDLING,
-  type Synthesized,
-  synthesize,
-} from './synth';
+import * as synth from './synth';
 
-let s: Synthesized;
-let off: Synthesized;
+let s: synth.Synthesized;
+let off: synth.Synthesized;
 
 beforeAll(() => {
-  s = synthesize(SKIP_BUNDLING);
-  off = synthesize({ ...SKIP_BUNDLING, reservedConcurrency: 'false' });
+  s = synth.synthesize(synth.SKIP_BUNDLING);
+  off = synth.synthesize({ ...synth.SKIP_BUNDLING, reservedConcurrency: 'false' });
 }, 180_000);
 
 afterAll(() => {
@@ -41,8 +33,8 @@ afterAll(() => {
   off?.dispose();
 });
 
-const dashboardFunction = (synth: Synthesized, id: DashboardRouteId): FxratesFunction => {
-  const fn = synth.fx.service.dashboardApi.routeFunctions.get(id);
+const dashboardFunction = (synthesis: synth.Synthesized, id: DashboardRouteId): FxratesFunction => {
+  const fn = synthesis.fx.service.dashboardApi.routeFunctions.get(id);
   if (!fn) throw new Error(`no function for ${id}`);
   return fn;
 };
@@ -51,7 +43,8 @@ describe('dashboard functions on the accounts table', () => {
   /** `<action> <patterns>` per action on the table itself; an unconditioned statement shows as `<action> ANY`. */
   function itemGrants(fn: FxratesFunction): string[] {
     const accountsArn = { 'Fn::ImportValue': expect.any(String) };
-    return policyStatementsOf(s.service, fn.role)
+    return synth
+      .policyStatementsOf(s.service, fn.role)
       .filter((st) => st.Action.some((a) => a.startsWith('dynamodb:')))
       .filter((st) => !JSON.stringify(st.Resource).includes('/index/'))
       .flatMap((st) => {
@@ -103,10 +96,10 @@ describe('dashboard functions on the accounts table', () => {
 // --- Reserved concurrency ---------------------------------------------------------------------------------------
 
 /** ReservedConcurrentExecutions of every function of both stacks, by logical id (absent: none reserved). */
-function reservations(synth: Synthesized): Map<string, number | undefined> {
+function reservations(synthesis: synth.Synthesized): Map<string, number | undefined> {
   const out = new Map<string, number | undefined>();
-  for (const template of [synth.data, synth.service]) {
-    for (const [id, fn] of Object.entries(resourcesOf(template, 'AWS::Lambda::Function'))) {
+  for (const template of [synthesis.data, synthesis.service]) {
+    for (const [id, fn] of Object.entries(synth.resourcesOf(template, 'AWS::Lambda::Function'))) {
       out.set(id, fn.Properties?.ReservedConcurrentExecutions as number | undefined);
     }
   }
@@ -117,18 +110,18 @@ function reservations(synth: Synthesized): Map<string, number | undefined> {
  * Lambda's rule for a reservation: the account's unreserved concurrency must stay at least 100
  * (https://docs.aws.amazon.com/lambda/latest/dg/configuration-concurrency.html). Why a deploy fails or succeeds.
  */
-function deployableOn(accountLimit: number, synth: Synthesized): boolean {
-  const reserved = [...reservations(synth).values()].reduce<number>((sum, n) => sum + (n ?? 0), 0);
+function deployableOn(accountLimit: number, synthesis: synth.Synthesized): boolean {
+  const reserved = [...reservations(synthesis).values()].reduce<number>((sum, n) => sum + (n ?? 0), 0);
   return reserved === 0 || accountLimit - reserved >= MIN_UNRESERVED_CONCURRENCY;
 }
 
 describe('reserved concurrency', () => {
   it('reserves one instance for ingestion and caps each dashboard function, and nothing else', () => {
     const expected = new Map<string, number>([
-      [logicalIdOf(s.fx.service.ingestion.function.function), RESERVED_CONCURRENCY.ingest],
+      [synth.logicalIdOf(s.fx.service.ingestion.function.function), RESERVED_CONCURRENCY.ingest],
       ...DASHBOARD_ROUTES.map(
         (r) =>
-          [logicalIdOf(dashboardFunction(s, r.id).function), RESERVED_CONCURRENCY.dashboardFunction] as [
+          [synth.logicalIdOf(dashboardFunction(s, r.id).function), RESERVED_CONCURRENCY.dashboardFunction] as [
             string,
             number,
           ],
@@ -142,7 +135,7 @@ describe('reserved concurrency', () => {
 
   it('leaves the public API and its authorizer on the unreserved pool', () => {
     const publicIds = [s.fx.service.api.authorizerFunction, ...s.fx.service.api.routeFunctions.values()].map((f) =>
-      logicalIdOf(f.function),
+      synth.logicalIdOf(f.function),
     );
     expect(publicIds.length).toBeGreaterThan(1);
     for (const id of publicIds) expect([id, reservations(s).get(id)]).toEqual([id, undefined]);
@@ -195,11 +188,11 @@ interface IngestSettings {
 }
 
 /** The ingestion function's settings as the template gives them to Lambda. */
-function ingestSettings(synth: Synthesized): IngestSettings {
-  const fnId = logicalIdOf(synth.fx.service.ingestion.function.function);
-  const fn = propsOf(resourcesOf(synth.service, 'AWS::Lambda::Function')[fnId]);
-  const configs = Object.values(resourcesOf(synth.service, 'AWS::Lambda::EventInvokeConfig'))
-    .map(propsOf)
+function ingestSettings(synthesis: synth.Synthesized): IngestSettings {
+  const fnId = synth.logicalIdOf(synthesis.fx.service.ingestion.function.function);
+  const fn = synth.propsOf(synth.resourcesOf(synthesis.service, 'AWS::Lambda::Function')[fnId]);
+  const configs = Object.values(synth.resourcesOf(synthesis.service, 'AWS::Lambda::EventInvokeConfig'))
+    .map(synth.propsOf)
     .filter((c) => JSON.stringify(c.FunctionName) === JSON.stringify({ Ref: fnId }));
   expect(configs).toHaveLength(1);
   const config = configs[0] as Record<string, number>;

@@ -149,101 +149,84 @@ describe('alarms that fire', () => {
     }
   });
 
-  it('heartbeat: no successful ingestion run for 3 hours, and an hour without any report counts as none', () => {
-    const a = alarm(s, 'ingestion-heartbeat');
-    const stat = watched(a);
-    expect(stat).toMatchObject({ Metric: { MetricName: 'SuccessfulRuns', Namespace: 'fxrates' }, Stat: 'Sum' });
-    expect(dims(stat)).toEqual({ service: 'fxrates' });
-    expect(stat.Period).toBe(HOUR);
-    expect(a).toMatchObject({
-      ComparisonOperator: 'LessThanThreshold',
-      Threshold: 1,
-      EvaluationPeriods: 3,
-      DatapointsToAlarm: 3,
-      TreatMissingData: 'breaching',
-    });
+  // The single-metric alarms: the metric, statistic and period each watches, and when it alarms ("3 of 3": datapoints
+  // to alarm of evaluation periods).
+  const singleMetricAlarms: {
+    title: string;
+    name: string;
+    stat: Record<string, unknown>;
+    dimensions?: Record<string, unknown>;
+    alarm: Partial<AlarmProps>;
+    datapoints: string;
+  }[] = [
+    {
+      title: 'heartbeat: no successful ingestion run for 3 hours, and an hour without any report counts as none',
+      name: 'ingestion-heartbeat',
+      stat: { Metric: { MetricName: 'SuccessfulRuns', Namespace: 'fxrates' }, Stat: 'Sum', Period: HOUR },
+      dimensions: { service: 'fxrates' },
+      alarm: { ComparisonOperator: 'LessThanThreshold', Threshold: 1, TreatMissingData: 'breaching' },
+      datapoints: '3 of 3',
+    },
+    {
+      title: 'staleness: the raw snapshot age above 48 hours with currency-api, missing data breaching',
+      name: 'stale-rates',
+      stat: { Metric: { MetricName: 'SnapshotAgeSeconds', Namespace: 'fxrates' }, Stat: 'Maximum', Period: HOUR },
+      alarm: { ComparisonOperator: 'GreaterThanThreshold', Threshold: 48 * HOUR, TreatMissingData: 'breaching' },
+      datapoints: '3 of 3',
+    },
+    {
+      title: 'currencies: fewer than 100 currencies served in two runs in a row',
+      name: 'currencies-served',
+      stat: { Metric: { MetricName: 'CurrenciesServed' }, Stat: 'Maximum', Period: HOUR },
+      alarm: { ComparisonOperator: 'LessThanThreshold', Threshold: 100, TreatMissingData: 'notBreaching' },
+      datapoints: '2 of 2',
+    },
+    // A central bank is fetched once a weekday, after its publication window (lib/ingestion.ts).
+    ...CENTRAL_BANK_IDS.map((source) => ({
+      title: `central bank ${source}: failed on each of 3 daily runs in a row`,
+      name: `source-failing-${source}`,
+      stat: { Metric: { MetricName: 'SourceFailures' }, Stat: 'Minimum', Period: 24 * HOUR },
+      dimensions: { service: 'fxrates', source },
+      alarm: { Threshold: 1, TreatMissingData: 'notBreaching' },
+      datapoints: '3 of 3',
+    })),
+    ...['ecb', 'currency-api'].map((source) => ({
+      title: `source ${source}: failed on each of 3 runs in a row`,
+      name: `source-failing-${source}`,
+      stat: { Metric: { MetricName: 'SourceFailures' }, Stat: 'Minimum', Period: HOUR },
+      dimensions: { service: 'fxrates', source },
+      alarm: { ComparisonOperator: 'GreaterThanOrEqualToThreshold', Threshold: 1, TreatMissingData: 'notBreaching' },
+      datapoints: '3 of 3',
+    })),
+    // The day's highest count: a central bank reports once a weekday, the ECB once a run.
+    ...SOURCE_IDS.filter((source) => source !== AGGREGATOR).map((source) => ({
+      title: `cross-check ${source}: a day with an over-tolerance quote not exempt, on 2 of the last 4 days`,
+      name: `cross-check-${source}`,
+      stat: {
+        Metric: { MetricName: 'CrossCheckOverTolerance', Namespace: 'fxrates' },
+        Stat: 'Maximum',
+        Period: 24 * HOUR,
+      },
+      dimensions: { service: 'fxrates', source },
+      alarm: { ComparisonOperator: 'GreaterThanOrEqualToThreshold', Threshold: 1, TreatMissingData: 'notBreaching' },
+      datapoints: '2 of 4',
+    })),
+  ];
+
+  it.each(singleMetricAlarms)('$title', ({ name, stat, dimensions, alarm: expected, datapoints }) => {
+    const a = alarm(s, name);
+    const metric = watched(a);
+    expect(metric).toMatchObject(stat);
+    if (dimensions) expect(dims(metric)).toEqual(dimensions);
+    expect(a).toMatchObject(expected);
+    expect(`${a.DatapointsToAlarm} of ${a.EvaluationPeriods}`).toBe(datapoints);
   });
 
-  it('staleness: the raw snapshot age above 48 hours with currency-api, missing data breaching, no metric math', () => {
-    const a = alarm(s, 'stale-rates');
-    const stat = watched(a);
-    expect(stat).toMatchObject({ Metric: { MetricName: 'SnapshotAgeSeconds', Namespace: 'fxrates' }, Stat: 'Maximum' });
-    expect(stat.Period).toBe(HOUR);
-    expect(a).toMatchObject({
-      ComparisonOperator: 'GreaterThanThreshold',
-      Threshold: 48 * HOUR,
-      EvaluationPeriods: 3,
-      DatapointsToAlarm: 3,
-      TreatMissingData: 'breaching',
-    });
-    // No alarm hides missing data behind IF() or DAY(): those fill gaps with values that never breach.
+  it('staleness: no metric math, whose IF() or DAY() would hide missing data behind values that never breach', () => {
     for (const other of alarmsOf(s)) {
       expect(JSON.stringify(other.Metrics)).not.toMatch(/DAY\(|FILL\(/);
     }
   });
-
-  it('currencies: fewer than 100 currencies served in two runs in a row', () => {
-    const a = alarm(s, 'currencies-served');
-    const stat = watched(a);
-    expect(stat).toMatchObject({ Metric: { MetricName: 'CurrenciesServed' }, Stat: 'Maximum', Period: HOUR });
-    expect(a).toMatchObject({
-      ComparisonOperator: 'LessThanThreshold',
-      Threshold: 100,
-      EvaluationPeriods: 2,
-      DatapointsToAlarm: 2,
-      TreatMissingData: 'notBreaching',
-    });
-  });
-
-  it.each(CENTRAL_BANK_IDS)('central bank %s: failed on each of 3 daily runs in a row', (source) => {
-    const a = alarm(s, `source-failing-${source}`);
-    const stat = watched(a);
-    // Fetched once a weekday, after its publication window (lib/ingestion.ts).
-    expect(stat).toMatchObject({ Metric: { MetricName: 'SourceFailures' }, Stat: 'Minimum', Period: 24 * HOUR });
-    expect(dims(stat)).toEqual({ service: 'fxrates', source });
-    expect(a).toMatchObject({
-      Threshold: 1,
-      EvaluationPeriods: 3,
-      DatapointsToAlarm: 3,
-      TreatMissingData: 'notBreaching',
-    });
-  });
-
-  it.each(['ecb', 'currency-api'])('source %s: failed on each of 3 runs in a row', (source) => {
-    const a = alarm(s, `source-failing-${source}`);
-    const stat = watched(a);
-    expect(stat).toMatchObject({ Metric: { MetricName: 'SourceFailures' }, Stat: 'Minimum', Period: HOUR });
-    expect(dims(stat)).toEqual({ service: 'fxrates', source });
-    expect(a).toMatchObject({
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      Threshold: 1,
-      EvaluationPeriods: 3,
-      DatapointsToAlarm: 3,
-      TreatMissingData: 'notBreaching',
-    });
-  });
-
-  it.each(SOURCE_IDS.filter((source) => source !== AGGREGATOR))(
-    'cross-check %s: a day with an over-tolerance quote not exempt, on 2 of the last 4 days',
-    (source) => {
-      const a = alarm(s, `cross-check-${source}`);
-      const stat = watched(a);
-      // The day's highest count: a central bank reports once a weekday, the ECB once a run.
-      expect(stat).toMatchObject({
-        Metric: { MetricName: 'CrossCheckOverTolerance', Namespace: 'fxrates' },
-        Stat: 'Maximum',
-        Period: 24 * HOUR,
-      });
-      expect(dims(stat)).toEqual({ service: 'fxrates', source });
-      expect(a).toMatchObject({
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-        Threshold: 1,
-        EvaluationPeriods: 4,
-        DatapointsToAlarm: 2,
-        TreatMissingData: 'notBreaching',
-      });
-    },
-  );
 
   it('dead letters: any message sent to the queue in five minutes, so each new one notifies again', () => {
     const a = alarm(s, 'ingestion-dead-letters');
@@ -502,55 +485,56 @@ describe('Contributor Insights rules over the authorizer’s log group', () => {
     }
   });
 
-  it('top accounts by requests: every decision line naming an account, counted by account and plan', () => {
-    const body = ruleBody(s, 'requests');
-    expect(body.Contribution).toEqual({
-      Keys: ['$.accountId', '$.plan'],
-      Filters: [
-        { Match: '$.verdict', IsPresent: true },
-        { Match: '$.accountId', IsPresent: true },
-      ],
-    });
-    expect(body.AggregateOn).toBe('Count');
-    // The refusal lines beside the decision lines are not counted twice.
-    expect(Object.fromEntries(contributions(body, authorizerLogLines()))).toEqual({
-      'acc-a|Pro': 3,
-      'acc-e|Business': 1,
-      'acc-b|Free': 2,
-      'acc-c|Business': 1,
-      'acc-d|Pro': 1,
-    });
+  // The refusal lines beside the decision lines are not counted twice; three requests of acc-a in one minute give one
+  // quota value: its share, not three times it.
+  it.each([
+    {
+      title: 'top accounts by requests: every decision line naming an account, counted by account and plan',
+      rule: 'requests',
+      contribution: {
+        Keys: ['$.accountId', '$.plan'],
+        Filters: [
+          { Match: '$.verdict', IsPresent: true },
+          { Match: '$.accountId', IsPresent: true },
+        ],
+      },
+      aggregateOn: 'Count',
+      contributors: { 'acc-a|Pro': 3, 'acc-e|Business': 1, 'acc-b|Free': 2, 'acc-c|Business': 1, 'acc-d|Pro': 1 },
+    },
+    {
+      title: 'top accounts by refusals: refusals of valid keys, by account and reason',
+      rule: 'refusals',
+      contribution: {
+        Keys: ['$.accountId', '$.verdict'],
+        Filters: [
+          { Match: '$.verdict', In: ['rate-limit-exceeded', 'quota-exceeded', 'account-inactive'] },
+          { Match: '$.accountId', IsPresent: true },
+        ],
+      },
+      aggregateOn: 'Count',
+      contributors: { 'acc-b|quota-exceeded': 2, 'acc-c|account-inactive': 1, 'acc-d|rate-limit-exceeded': 1 },
+    },
+    {
+      title: 'accounts by share of quota: the percentage of one sample per account and minute',
+      rule: 'quota',
+      contribution: {
+        Keys: ['$.accountId', '$.plan'],
+        ValueOf: '$.percentUsed',
+        Filters: [{ Match: '$.quotaSample', EqualTo: 1 }],
+      },
+      aggregateOn: 'Sum',
+      contributors: { 'acc-a|Pro': 90, 'acc-e|Business': 0 },
+    },
+  ] as const)('$title', ({ rule, contribution, aggregateOn, contributors }) => {
+    const body = ruleBody(s, rule);
+    expect(body.Contribution).toEqual(contribution);
+    expect(body.AggregateOn).toBe(aggregateOn);
+    expect(Object.fromEntries(contributions(body, authorizerLogLines()))).toEqual(contributors);
   });
 
-  it('top accounts by refusals: refusals of valid keys, by account and reason', () => {
-    const body = ruleBody(s, 'refusals');
-    expect(body.Contribution).toEqual({
-      Keys: ['$.accountId', '$.verdict'],
-      Filters: [
-        { Match: '$.verdict', In: ['rate-limit-exceeded', 'quota-exceeded', 'account-inactive'] },
-        { Match: '$.accountId', IsPresent: true },
-      ],
-    });
-    expect(body.AggregateOn).toBe('Count');
-    expect(Object.fromEntries(contributions(body, authorizerLogLines()))).toEqual({
-      'acc-b|quota-exceeded': 2,
-      'acc-c|account-inactive': 1,
-      'acc-d|rate-limit-exceeded': 1,
-    });
-  });
-
-  it('accounts by share of quota: the percentage of one sample per account and minute', () => {
-    const body = ruleBody(s, 'quota');
-    expect(body.Contribution).toEqual({
-      Keys: ['$.accountId', '$.plan'],
-      ValueOf: '$.percentUsed',
-      Filters: [{ Match: '$.quotaSample', EqualTo: 1 }],
-    });
-    expect(body.AggregateOn).toBe('Sum');
-    // Three requests of acc-a in one minute give one value: its share, not three times it.
-    const shares = contributions(body, authorizerLogLines());
-    expect(Object.fromEntries(shares)).toEqual({ 'acc-a|Pro': 90, 'acc-e|Business': 0 });
-    // The alarm's statistic (the highest single value) reaches its threshold on this morning.
+  it('accounts by share of quota: reaches the near-quota alarm’s threshold on this morning', () => {
+    // The alarm's statistic is the highest single value.
+    const shares = contributions(ruleBody(s, 'quota'), authorizerLogLines());
     expect(Math.max(...shares.values())).toBeGreaterThanOrEqual(alarm(s, 'account-near-quota').Threshold);
   });
 });
@@ -764,34 +748,12 @@ describe("a publisher's cross-check alarm, evaluated as CloudWatch does", () => 
   });
 
   it('alarms on the second weekday in a row, also across a weekend, and returns to OK after three clean days', () => {
-    expect(states('boi', [0, 2, 1, 0, 0, _, _, 0, 0, 0, 0, 0])).toEqual([
-      'OK',
-      'OK',
-      'ALARM',
-      'ALARM',
-      'ALARM',
-      'OK',
-      'OK',
-      'OK',
-      'OK',
-      'OK',
-      'OK',
-      'OK',
-    ]);
-    expect(states('cbr', [0, 0, 0, 0, 1, _, _, 1, 0, 0, 0, 0])).toEqual([
-      'OK',
-      'OK',
-      'OK',
-      'OK',
-      'OK',
-      'OK',
-      'OK',
-      'ALARM',
-      'OK',
-      'OK',
-      'OK',
-      'OK',
-    ]);
+    expect(states('boi', [0, 2, 1, 0, 0, _, _, 0, 0, 0, 0, 0]).join(' ')).toBe(
+      'OK OK ALARM ALARM ALARM OK OK OK OK OK OK OK',
+    );
+    expect(states('cbr', [0, 0, 0, 0, 1, _, _, 1, 0, 0, 0, 0]).join(' ')).toBe(
+      'OK OK OK OK OK OK OK ALARM OK OK OK OK',
+    );
   });
 
   it('keeps alarming while the disagreement lasts', () => {

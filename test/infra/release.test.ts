@@ -16,16 +16,7 @@ import type { FxratesFunction } from '../../lib/fxrates-function';
 import { ALARM_TOPIC_KEY_PENDING_WINDOW } from '../../lib/monitoring';
 import { ALARM_METRIC_MONTHLY_USD, LIVE_ALIAS, RELEASE_ALARM, releaseAlarmFigures } from '../../lib/release';
 import { type AlarmQuery, alarmSeries, alarmStates, type Datapoint, type MathAlarm } from '../support/cloudwatch-alarm';
-import {
-  answeringFunctions,
-  logicalIdOf,
-  propsOf,
-  renderJoin,
-  resourcesOf,
-  SKIP_BUNDLING,
-  type Synthesized,
-  synthesize,
-} from './synth';
+import * as synth from './synth';
 
 type Dimension = { Name: string; Value: unknown };
 type Query = AlarmQuery & {
@@ -33,16 +24,16 @@ type Query = AlarmQuery & {
 };
 type AlarmProps = MathAlarm & { AlarmName: string; Metrics: Query[] };
 
-let s: Synthesized;
+let s: synth.Synthesized;
 beforeAll(() => {
-  s = synthesize(SKIP_BUNDLING);
+  s = synth.synthesize(synth.SKIP_BUNDLING);
 }, 120_000);
 afterAll(() => s?.dispose());
 
 function releaseAlarm(fn: FxratesFunction): AlarmProps {
   if (!fn.release) throw new Error(`${fn.node.path} is not released`);
-  return propsOf(
-    resourcesOf(s.service, 'AWS::CloudWatch::Alarm')[logicalIdOf(fn.release.alarm)],
+  return synth.propsOf(
+    synth.resourcesOf(s.service, 'AWS::CloudWatch::Alarm')[synth.logicalIdOf(fn.release.alarm)],
   ) as unknown as AlarmProps;
 }
 
@@ -54,7 +45,7 @@ function metricsOf(
   for (const query of alarm.Metrics) {
     if (!query.MetricStat) continue;
     const { Metric, Stat, Period } = query.MetricStat;
-    const dims = Object.fromEntries((Metric.Dimensions ?? []).map((d) => [d.Name, renderJoin(d.Value)]));
+    const dims = Object.fromEntries((Metric.Dimensions ?? []).map((d) => [d.Name, synth.renderJoin(d.Value)]));
     metrics.set(Metric.MetricName, { namespace: Metric.Namespace, stat: Stat, period: Period, dims });
   }
   return metrics;
@@ -62,20 +53,22 @@ function metricsOf(
 
 describe('the release alarms', () => {
   it('exist once per released function: the authorizer and every route of both APIs', () => {
-    expect(answeringFunctions(s).size).toBe(1 + ROUTES.length + DASHBOARD_ROUTES.length);
-    expect(s.fx.service.releases.releases).toHaveLength(answeringFunctions(s).size);
+    expect(synth.answeringFunctions(s).size).toBe(1 + ROUTES.length + DASHBOARD_ROUTES.length);
+    expect(s.fx.service.releases.releases).toHaveLength(synth.answeringFunctions(s).size);
   });
 
   it("divide the 5xx answers and errors of the function's version being released by that version's invocations", () => {
-    for (const [name, fn] of answeringFunctions(s)) {
+    for (const [name, fn] of synth.answeringFunctions(s)) {
       const alarm = releaseAlarm(fn);
-      const alias = propsOf(resourcesOf(s.service, 'AWS::Lambda::Alias')[logicalIdOf(fn.release?.alias ?? fn)]);
+      const alias = synth.propsOf(
+        synth.resourcesOf(s.service, 'AWS::Lambda::Alias')[synth.logicalIdOf(fn.release?.alias ?? fn)],
+      );
       // The version the alias moves to is the one the alarm watches: both read the same AWS::Lambda::Version.
       const [versionId] = (alias.FunctionVersion as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
-      expect(resourcesOf(s.service, 'AWS::Lambda::Version')[versionId]?.Properties?.FunctionName).toEqual({
-        Ref: logicalIdOf(fn.function),
+      expect(synth.resourcesOf(s.service, 'AWS::Lambda::Version')[versionId]?.Properties?.FunctionName).toEqual({
+        Ref: synth.logicalIdOf(fn.function),
       });
-      const functionName = `<Ref:${logicalIdOf(fn.function)}>`;
+      const functionName = `<Ref:${synth.logicalIdOf(fn.function)}>`;
       const version = `<${versionId}.Version>`;
       const byVersion = {
         FunctionName: functionName,
@@ -111,7 +104,7 @@ describe('the release alarms', () => {
   });
 
   it('read the very dimensions a 5xx answer writes, with the values Lambda gives the function', () => {
-    for (const fn of answeringFunctions(s).values()) {
+    for (const fn of synth.answeringFunctions(s).values()) {
       const serverErrors = metricsOf(releaseAlarm(fn)).get(RELEASE_METRICS.serverErrors);
       const lines: string[] = [];
       // In Lambda, AWS_LAMBDA_FUNCTION_NAME is the function's name (its Ref) and AWS_LAMBDA_FUNCTION_VERSION the
@@ -133,18 +126,18 @@ describe('the release alarms', () => {
   });
 
   it('are what each deployment group rolls back on, and are updated before the alias starts a deployment', () => {
-    const groups = resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup');
-    const aliases = resourcesOf(s.service, 'AWS::Lambda::Alias');
-    for (const [name, fn] of answeringFunctions(s)) {
+    const groups = synth.resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup');
+    const aliases = synth.resourcesOf(s.service, 'AWS::Lambda::Alias');
+    for (const [name, fn] of synth.answeringFunctions(s)) {
       const release = fn.release;
       if (!release) throw new Error(`${name} is not released`);
-      expect([name, propsOf(groups[logicalIdOf(release.group)]).AlarmConfiguration]).toEqual([
+      expect([name, synth.propsOf(groups[synth.logicalIdOf(release.group)]).AlarmConfiguration]).toEqual([
         name,
-        { Enabled: true, Alarms: [{ Name: { Ref: logicalIdOf(release.alarm) } }] },
+        { Enabled: true, Alarms: [{ Name: { Ref: synth.logicalIdOf(release.alarm) } }] },
       ]);
-      expect([name, aliases[logicalIdOf(release.alias)]?.DependsOn]).toEqual([
+      expect([name, aliases[synth.logicalIdOf(release.alias)]?.DependsOn]).toEqual([
         name,
-        expect.arrayContaining([logicalIdOf(release.alarm), logicalIdOf(release.group)]),
+        expect.arrayContaining([synth.logicalIdOf(release.alarm), synth.logicalIdOf(release.group)]),
       ]);
     }
   });
@@ -169,7 +162,7 @@ const repeat = <T>(n: number, row: T): T[] => Array.from({ length: n }, () => ro
 describe("the release alarm's math, evaluated as CloudWatch does", () => {
   // Each function's alarm, as synthesized: the expression is read from the template, not from RELEASE_ALARM.
   const judge = (data: Record<string, Datapoint[]>) =>
-    [...answeringFunctions(s).values()].map((fn) => {
+    [...synth.answeringFunctions(s).values()].map((fn) => {
       const alarm = releaseAlarm(fn);
       return alarmStates(alarm, alarmSeries(alarm, data));
     });
@@ -240,14 +233,14 @@ const guides = () =>
 describe("the guides' release-alarm figures", () => {
   it('are derived from the app: one alarm per released function, each metric at the alarm list price', () => {
     const figures = releaseAlarmFigures(s.fx.service.releases);
-    const alarms = Object.values(resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup'));
+    const alarms = Object.values(synth.resourcesOf(s.service, 'AWS::CodeDeploy::DeploymentGroup'));
     const queries = releaseAlarm(s.fx.service.api.authorizerFunction).Metrics.filter((q) => q.MetricStat);
     expect(figures).toEqual({
       alarms: alarms.length,
       metricsPerAlarm: queries.length,
       monthlyUsd: Math.round(alarms.length * queries.length * ALARM_METRIC_MONTHLY_USD * 100) / 100,
     });
-    expect(figures.alarms).toBe(answeringFunctions(s).size);
+    expect(figures.alarms).toBe(synth.answeringFunctions(s).size);
   });
 
   it('states those figures in the Releases section and the cost table', () => {
@@ -268,7 +261,7 @@ describe("the guides' release-alarm figures", () => {
 
 describe("the alarm topic's key", () => {
   it('is scheduled for deletion with the stack, after the shortest wait KMS allows', () => {
-    const keys = Object.values(resourcesOf(s.service, 'AWS::KMS::Key'));
+    const keys = Object.values(synth.resourcesOf(s.service, 'AWS::KMS::Key'));
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({
       DeletionPolicy: 'Delete',

@@ -11,17 +11,7 @@ import { buildApp, STACK_IDS } from '../../lib/app';
 import { readDeployConfig } from '../../lib/config';
 import { DASHBOARD_TLS_POLICY } from '../../lib/dashboard-site';
 import { webAclMetricName } from '../../lib/web-acl';
-import {
-  cdkJsonContext,
-  logicalIdOf,
-  NO_ALARM_TARGET,
-  propsOf,
-  resourcesOf,
-  SKIP_BUNDLING,
-  type Synthesized,
-  synthesize,
-  withScratchApp,
-} from './synth';
+import * as synth from './synth';
 
 type TemplateJson = {
   Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
@@ -37,8 +27,13 @@ interface Deployment {
 
 /** One stage synthesized for one region, as `cdk deploy -c stage=<stage>` with credentials for that region would. */
 function deploy(stage: string | undefined, region: string): Deployment {
-  const context = { ...cdkJsonContext(), ...NO_ALARM_TARGET, ...SKIP_BUNDLING, ...(stage ? { stage } : {}) };
-  return withScratchApp(context, (app) => {
+  const context = {
+    ...synth.cdkJsonContext(),
+    ...synth.NO_ALARM_TARGET,
+    ...synth.SKIP_BUNDLING,
+    ...(stage ? { stage } : {}),
+  };
+  return synth.withScratchApp(context, (app) => {
     const fx = buildApp(app, { env: { region } });
     return {
       stage,
@@ -190,7 +185,7 @@ describe('stages side by side', () => {
 
 describe('the stage setting', () => {
   const read = (context: Record<string, unknown>) =>
-    readDeployConfig((key) => ({ ...NO_ALARM_TARGET, ...context })[key]);
+    readDeployConfig((key) => ({ ...synth.NO_ALARM_TARGET, ...context })[key]);
 
   it.each(['prod', 'staging-2', 'a'])('accepts the stage %s', (stage) => {
     expect(read({ stage }).stage).toBe(stage);
@@ -208,7 +203,7 @@ const SES_DOMAIN_IDENTITY = 'arn:aws:ses:eu-west-1:123456789012:identity/example
 
 describe('reading the dashboard domain and the SES settings', () => {
   const read = (context: Record<string, unknown>) =>
-    readDeployConfig((key) => ({ ...NO_ALARM_TARGET, ...context })[key]);
+    readDeployConfig((key) => ({ ...synth.NO_ALARM_TARGET, ...context })[key]);
 
   it('refuses a dashboard certificate outside us-east-1, saying why', () => {
     expect(() =>
@@ -265,13 +260,13 @@ function acknowledgedOn(construct: { node: { metadata: { type: string; data: unk
 const nagViolations = (app: App) => new AwsSolutionsChecks().validateScope(app).violations.map((v) => v.ruleName);
 
 describe('the dashboard’s own domain and its e-mail through SES', () => {
-  let plain: Synthesized;
-  let custom: Synthesized;
+  let plain: synth.Synthesized;
+  let custom: synth.Synthesized;
 
   beforeAll(() => {
-    plain = synthesize(SKIP_BUNDLING);
-    custom = synthesize({
-      ...SKIP_BUNDLING,
+    plain = synth.synthesize(synth.SKIP_BUNDLING);
+    custom = synth.synthesize({
+      ...synth.SKIP_BUNDLING,
       dashboardDomainName: DASHBOARD_DOMAIN,
       dashboardCertificateArn: US_EAST_1_CERTIFICATE,
       sesFromAddress: 'no-reply@example.com',
@@ -284,13 +279,16 @@ describe('the dashboard’s own domain and its e-mail through SES', () => {
     custom?.dispose();
   });
 
-  const distributionConfig = (s: Synthesized) =>
-    propsOf(
-      resourcesOf(s.service, 'AWS::CloudFront::Distribution')[logicalIdOf(s.fx.service.dashboardSite.distribution)],
+  const distributionConfig = (s: synth.Synthesized) =>
+    synth.propsOf(
+      synth.resourcesOf(s.service, 'AWS::CloudFront::Distribution')[
+        synth.logicalIdOf(s.fx.service.dashboardSite.distribution)
+      ],
     ).DistributionConfig as Record<string, unknown>;
-  const outputs = (s: Synthesized) => s.service.toJSON().Outputs as Record<string, { Value: unknown }>;
-  const emailConfiguration = (s: Synthesized) =>
-    propsOf(resourcesOf(s.data, 'AWS::Cognito::UserPool')[logicalIdOf(s.fx.data.users.userPool)]).EmailConfiguration;
+  const outputs = (s: synth.Synthesized) => s.service.toJSON().Outputs as Record<string, { Value: unknown }>;
+  const emailConfiguration = (s: synth.Synthesized) =>
+    synth.propsOf(synth.resourcesOf(s.data, 'AWS::Cognito::UserPool')[synth.logicalIdOf(s.fx.data.users.userPool)])
+      .EmailConfiguration;
 
   it('serves the dashboard on its domain with the us-east-1 certificate, SNI and TLSv1.2_2021', () => {
     const config = distributionConfig(custom);
@@ -303,7 +301,7 @@ describe('the dashboard’s own domain and its e-mail through SES', () => {
     expect(DASHBOARD_TLS_POLICY).toBe('TLSv1.2_2021');
     expect(outputs(custom).DashboardUrl?.Value).toBe(`https://${DASHBOARD_DOMAIN}/`);
     expect(outputs(custom).DashboardDomainTarget?.Value).toEqual({
-      'Fn::GetAtt': [logicalIdOf(custom.fx.service.dashboardSite.distribution), 'DomainName'],
+      'Fn::GetAtt': [synth.logicalIdOf(custom.fx.service.dashboardSite.distribution), 'DomainName'],
     });
   });
 
@@ -314,7 +312,11 @@ describe('the dashboard’s own domain and its e-mail through SES', () => {
     expect(outputs(plain).DashboardUrl?.Value).toEqual({
       'Fn::Join': [
         '',
-        ['https://', { 'Fn::GetAtt': [logicalIdOf(plain.fx.service.dashboardSite.distribution), 'DomainName'] }, '/'],
+        [
+          'https://',
+          { 'Fn::GetAtt': [synth.logicalIdOf(plain.fx.service.dashboardSite.distribution), 'DomainName'] },
+          '/',
+        ],
       ],
     });
     expect(outputs(plain).DashboardDomainTarget).toBeUndefined();
@@ -342,9 +344,9 @@ describe('the dashboard’s own domain and its e-mail through SES', () => {
   // EmailConfiguration is "Update requires: No interruption", so the pool keeps its users and their `sub`:
   // https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-cognito-userpool.html
   it('changes the same user pool resource, which CloudFormation updates in place', () => {
-    expect(logicalIdOf(custom.fx.data.users.userPool)).toBe(logicalIdOf(plain.fx.data.users.userPool));
-    expect(Object.keys(resourcesOf(custom.data, 'AWS::Cognito::UserPool'))).toEqual(
-      Object.keys(resourcesOf(plain.data, 'AWS::Cognito::UserPool')),
+    expect(synth.logicalIdOf(custom.fx.data.users.userPool)).toBe(synth.logicalIdOf(plain.fx.data.users.userPool));
+    expect(Object.keys(synth.resourcesOf(custom.data, 'AWS::Cognito::UserPool'))).toEqual(
+      Object.keys(synth.resourcesOf(plain.data, 'AWS::Cognito::UserPool')),
     );
   });
 });
@@ -352,13 +354,13 @@ describe('the dashboard’s own domain and its e-mail through SES', () => {
 describe('SES with a domain identity', () => {
   it('sends from any address of the verified domain, under the domain’s ARN', () => {
     const context = {
-      ...cdkJsonContext(),
-      ...NO_ALARM_TARGET,
-      ...SKIP_BUNDLING,
+      ...synth.cdkJsonContext(),
+      ...synth.NO_ALARM_TARGET,
+      ...synth.SKIP_BUNDLING,
       sesFromAddress: 'dashboard@example.com',
       sesIdentityArn: SES_DOMAIN_IDENTITY,
     };
-    const email = withScratchApp(context, (app) => {
+    const email = synth.withScratchApp(context, (app) => {
       const fx = buildApp(app);
       const pools = Template.fromStack(fx.data).findResources('AWS::Cognito::UserPool');
       return Object.values(pools)[0]?.Properties?.EmailConfiguration;

@@ -304,6 +304,27 @@ export async function startUpstreamServer(initial: UpstreamOptions = {}): Promis
 }
 
 /**
+ * Upstream stand-ins for the enclosing describe block (or file), reset to their recorded answers after each test and
+ * closed after the last.
+ */
+export function useUpstreamServer(): { readonly server: UpstreamServer } {
+  let started: UpstreamServer | undefined;
+  beforeAll(async () => {
+    started = await startUpstreamServer();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  afterEach(() => started?.reset());
+  return {
+    get server() {
+      if (!started) throw new Error('the upstream server starts in beforeAll');
+      return started;
+    },
+  };
+}
+
+/**
  * Upstream stand-ins for the enclosing describe block (or file), with the environment pointed at them as the ingest
  * function reads it (source URLs, a short fetch timeout); the environment is restored and the server closed after.
  */

@@ -23,6 +23,12 @@ const t = useTestApi();
 const path = (pair: string, query: string) => `/rates/timeseries/${pair}?${query}`;
 const series = (reply: ApiReply): Series => reply.json().data as unknown as Series;
 
+/** The reply is an error answer with this status and exactly this error object. */
+function expectError(reply: ApiReply, status: number, error: Record<string, string>): void {
+  expect(reply.status).toBe(status);
+  expect(reply.json().error).toEqual(error);
+}
+
 /** `date,rate` rows back into points, checking the header and the CRLF line ends. */
 function parseCsv(text: string): Point[] {
   expect(text.endsWith('\r\n')).toBe(true);
@@ -83,8 +89,7 @@ describe('GET /v1/rates/timeseries: the series and its summary', () => {
     const leap = await t.api.get(path('USD/CHF', 'start=2024-01-01&end=2024-12-31'), t.key);
     expect(leap.status).toBe(200);
     const tooLong = await t.api.get(path('USD/CHF', 'start=2024-01-01&end=2025-01-01'), t.key);
-    expect(tooLong.status).toBe(400);
-    expect(tooLong.json().error).toEqual({
+    expectError(tooLong, 400, {
       code: 'invalid-parameter',
       message: 'The range from 2024-01-01 to 2025-01-01 covers 367 days; at most 366 are allowed.',
       param: 'end',
@@ -94,8 +99,7 @@ describe('GET /v1/rates/timeseries: the series and its summary', () => {
   it('answers 404 no-data-available for a range without any rate for the pair', async () => {
     // Offline, the bundled data has no day between the ECB's last (2026-04-13) and currency-api's first (09-01).
     const reply = await t.api.get(path('USD/JPY', 'start=2026-05-01&end=2026-05-31'), t.key);
-    expect(reply.status).toBe(404);
-    expect(reply.json().error).toEqual({
+    expectError(reply, 404, {
       code: 'no-data-available',
       message: 'No rate is available for USD/JPY between 2026-05-01 and 2026-05-31.',
     });
@@ -243,8 +247,7 @@ describe('GET /v1/rates/timeseries on a table whose series are not built yet (up
   it('answers 503 service-unavailable until the rebuild records the series, then serves them', async () => {
     const query = path('USD/JPY', 'start=2026-03-01&end=2026-03-31');
     const before = await api.get(query, key);
-    expect(before.status).toBe(503);
-    expect(before.json().error).toEqual({
+    expectError(before, 503, {
       code: 'service-unavailable',
       message: 'The time series are being built from the stored days; please retry in a few minutes.',
     });
@@ -333,57 +336,41 @@ describe('GET /v1/rates/timeseries as CSV', () => {
 
 describe('GET /v1/rates/timeseries: refusals, each with its parameter', () => {
   // Every row has a message; an empty one is not compared (it.each passes `done` to a row shorter than the test).
-  const cases: [string, string, number, string, string, string][] = [
-    ['USD/JPY', 'end=2026-04-13', 400, 'invalid-parameter', 'start', "The parameter 'start' is required."],
-    ['USD/JPY', 'start=2026-04-01', 400, 'invalid-parameter', 'end', "The parameter 'end' is required."],
+  // The status each error code answers with.
+  const STATUS: Record<string, number> = { 'invalid-parameter': 400, 'invalid-date': 400, 'unsupported-currency': 422 };
+  const LONG = '2'.repeat(65);
+  // Every row has a message; an empty one is not compared (it.each passes `done` to a row shorter than the test).
+  const cases: [string, string, string, string][] = [
+    ['USD/JPY?end=2026-04-13', 'invalid-parameter', 'start', "The parameter 'start' is required."],
+    ['USD/JPY?start=2026-04-01', 'invalid-parameter', 'end', "The parameter 'end' is required."],
+    ['USD/JPY?start=2026-4-1&end=2026-04-13', 'invalid-date', 'start', 'The date must be in the format YYYY-MM-DD.'],
+    ['USD/JPY?start=2026-04-01&end=2026-02-30', 'invalid-date', 'end', 'The date is not a real calendar day.'],
+    ['USD/JPY?start=2026-09-01&end=2026-10-01', 'invalid-date', 'end', 'The date must not be in the future.'],
     [
-      'USD/JPY',
-      'start=2026-4-1&end=2026-04-13',
-      400,
-      'invalid-date',
-      'start',
-      'The date must be in the format YYYY-MM-DD.',
-    ],
-    ['USD/JPY', 'start=2026-04-01&end=2026-02-30', 400, 'invalid-date', 'end', 'The date is not a real calendar day.'],
-    ['USD/JPY', 'start=2026-09-01&end=2026-10-01', 400, 'invalid-date', 'end', 'The date must not be in the future.'],
-    [
-      'USD/JPY',
-      'start=2026-04-13&end=2026-04-01',
-      400,
+      'USD/JPY?start=2026-04-13&end=2026-04-01',
       'invalid-parameter',
       'start',
       'The start 2026-04-13 is after the end 2026-04-01.',
     ],
-    [
-      'USD/JPY',
-      `start=${'2'.repeat(65)}&end=2026-04-13`,
-      400,
-      'invalid-parameter',
-      'start',
-      "The parameter 'start' is too long.",
-    ],
-    [
-      'XYZ/JPY',
-      'start=2026-04-01&end=2026-04-13',
-      422,
-      'unsupported-currency',
-      'from',
-      "Currency 'XYZ' is not supported.",
-    ],
-    ['USD/xyz', 'start=2026-04-01&end=2026-04-13', 422, 'unsupported-currency', 'to', ''],
+    [`USD/JPY?start=${LONG}&end=2026-04-13`, 'invalid-parameter', 'start', "The parameter 'start' is too long."],
+    ['XYZ/JPY?start=2026-04-01&end=2026-04-13', 'unsupported-currency', 'from', "Currency 'XYZ' is not supported."],
+    ['USD/xyz?start=2026-04-01&end=2026-04-13', 'unsupported-currency', 'to', ''],
     // A 400 outranks a 422, the range's own checks included.
-    ['XYZ/JPY', 'start=2026-04-13&end=2026-04-01', 400, 'invalid-parameter', 'start', ''],
-    ['XYZ/JPY', 'start=2026-04-01', 400, 'invalid-parameter', 'end', ''],
+    ['XYZ/JPY?start=2026-04-13&end=2026-04-01', 'invalid-parameter', 'start', ''],
+    ['XYZ/JPY?start=2026-04-01', 'invalid-parameter', 'end', ''],
   ];
 
-  it.each(cases)('%s?%s → %i %s (%s)', async (pair, query, status, code, param, message) => {
-    const reply = await t.api.get(path(pair, query), t.key);
-    expect(reply.status).toBe(status);
-    const error = reply.json().error;
-    expect([error?.code, error?.param]).toEqual([code, param]);
-    if (message) expect(error?.message).toBe(message);
-    expect(reply.headers.get('cache-control')).toBe('no-store');
-  });
+  it.each(cases.map(([request, code, param, message]) => [request, STATUS[code], code, param, message] as const))(
+    '%s → %i %s (%s)',
+    async (request, status, code, param, message) => {
+      const reply = await t.api.get(`/rates/timeseries/${request}`, t.key);
+      expect(reply.status).toBe(status);
+      const error = reply.json().error;
+      expect([error?.code, error?.param]).toEqual([code, param]);
+      if (message) expect(error?.message).toBe(message);
+      expect(reply.headers.get('cache-control')).toBe('no-store');
+    },
+  );
 
   it('refuses a parameter given twice', async () => {
     const reply = await t.api.get(path('USD/JPY', 'start=2026-04-01&start=2026-04-02&end=2026-04-13'), t.key);
@@ -407,8 +394,7 @@ describe('GET /v1/rates/timeseries: plans, at the Pro window edges (today 2026-0
     expect(edge.status).toBe(200);
     expect(series(edge).rates[0]?.date).toBe('2025-09-30');
     const before = await t.api.get(path('USD/JPY', 'start=2025-09-29&end=2026-04-13'), key);
-    expect(before.status).toBe(403);
-    expect(before.json().error).toEqual({
+    expectError(before, 403, {
       code: 'plan-upgrade-required',
       message: 'Your plan includes history back to 2025-09-30; upgrade to Business for the full history since 1999.',
       param: 'start',

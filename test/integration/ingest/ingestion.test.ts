@@ -3,13 +3,7 @@ import { fetchersFor, type IngestMode } from '../../../lambdas/core/ingest/fetch
 import { runIngestion } from '../../../lambdas/core/ingest/ingest';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { backends, freshTables } from '../../support/backends';
-import {
-  HOSTILE,
-  last90Rows,
-  readEcbTable,
-  startUpstreamServer,
-  type UpstreamServer,
-} from '../../support/upstream-server';
+import { HOSTILE, last90Rows, readEcbTable, useUpstreamServer } from '../../support/upstream-server';
 
 jest.setTimeout(60_000);
 
@@ -21,14 +15,7 @@ const clock: Clock = () => new Date(`${API_NEWEST}T12:00:00Z`);
 /** 24 weeks: moves the ECB history's last Monday (2026-04-13) onto 2026-09-28, keeping weekdays. */
 const ECB_SHIFT_DAYS = 168;
 
-let upstream: UpstreamServer;
-beforeAll(async () => {
-  upstream = await startUpstreamServer();
-});
-afterAll(async () => {
-  await upstream.close();
-});
-afterEach(() => upstream.reset());
+const upstream = useUpstreamServer();
 
 describe.each(backends())('ingestion on $name', (backend) => {
   let store: RatesStore;
@@ -41,7 +28,7 @@ describe.each(backends())('ingestion on $name', (backend) => {
     runIngestion({
       store,
       clock,
-      fetchers: fetchersFor(['ecb', 'currency-api'], { urls: upstream.urls, timeoutMs: 2000, mode }),
+      fetchers: fetchersFor(['ecb', 'currency-api'], { urls: upstream.server.urls, timeoutMs: 2000, mode }),
     });
 
   it('writes the ECB 90-day window and the recent currency-api days, and LATEST from currency-api alone while ECB is months behind', async () => {
@@ -78,7 +65,7 @@ describe.each(backends())('ingestion on $name', (backend) => {
   });
 
   it('takes ECB currencies from ECB and the rest from currency-api once ECB is current', async () => {
-    upstream.configure({ ecbShiftDays: ECB_SHIFT_DAYS });
+    upstream.server.configure({ ecbShiftDays: ECB_SHIFT_DAYS });
     await run();
     const latest = await store.getLatest();
     expect(latest?.date).toBe(API_NEWEST);
@@ -91,8 +78,8 @@ describe.each(backends())('ingestion on $name', (backend) => {
   });
 
   it('runs partially from currency-api when ECB answers 503', async () => {
-    upstream.override(upstream.ecbPath('eurofxref-daily.xml'), { status: 503 });
-    upstream.override(upstream.ecbPath('eurofxref-hist-90d.xml'), { status: 503 });
+    upstream.server.override(upstream.server.ecbPath('eurofxref-daily.xml'), { status: 503 });
+    upstream.server.override(upstream.server.ecbPath('eurofxref-hist-90d.xml'), { status: 503 });
     const result = await run();
     expect(result.status).toBe('partial');
     expect(result.sources.ecb).toMatchObject({ status: 'failed', days: 0 });
@@ -103,8 +90,8 @@ describe.each(backends())('ingestion on $name', (backend) => {
   });
 
   it('runs partially from ECB when currency-api times out on both URLs', async () => {
-    upstream.override(upstream.currencyApiPath('latest'), { stall: true });
-    upstream.override(upstream.fallbackPath('latest'), { delayMs: 10_000 });
+    upstream.server.override(upstream.server.currencyApiPath('latest'), { stall: true });
+    upstream.server.override(upstream.server.fallbackPath('latest'), { delayMs: 10_000 });
     const result = await run();
     expect(result.status).toBe('partial');
     expect(result.sources['currency-api']?.error).toMatch(/within 2000 ms/);
@@ -113,19 +100,19 @@ describe.each(backends())('ingestion on $name', (backend) => {
   });
 
   it('uses the currency-api fallback URL when the primary is down', async () => {
-    upstream.override(upstream.currencyApiPath('latest'), { status: 502 });
+    upstream.server.override(upstream.server.currencyApiPath('latest'), { status: 502 });
     const result = await run();
     expect(result.sources['currency-api']?.status).toBe('ok');
-    expect(upstream.requests).toContain(upstream.fallbackPath('latest'));
+    expect(upstream.server.requests).toContain(upstream.server.fallbackPath('latest'));
   });
 
   it('rejects hostile bodies and keeps the last good data', async () => {
     await run();
     const before = await store.getLatest();
-    upstream.override(upstream.ecbPath('eurofxref-daily.xml'), { body: HOSTILE.entityExpansion });
-    upstream.override(upstream.ecbPath('eurofxref-hist-90d.xml'), { body: HOSTILE.htmlErrorPage });
-    for (const path of [upstream.currencyApiPath('latest'), upstream.fallbackPath('latest')]) {
-      upstream.override(path, { body: (upstream.currencyApiBody(API_NEWEST) ?? '').slice(0, 500) });
+    upstream.server.override(upstream.server.ecbPath('eurofxref-daily.xml'), { body: HOSTILE.entityExpansion });
+    upstream.server.override(upstream.server.ecbPath('eurofxref-hist-90d.xml'), { body: HOSTILE.htmlErrorPage });
+    for (const path of [upstream.server.currencyApiPath('latest'), upstream.server.fallbackPath('latest')]) {
+      upstream.server.override(path, { body: (upstream.server.currencyApiBody(API_NEWEST) ?? '').slice(0, 500) });
     }
     const result = await run();
     expect(result.status).toBe('failed');
@@ -137,14 +124,14 @@ describe.each(backends())('ingestion on $name', (backend) => {
   });
 
   it('rejects a day on which USD jumps 40 % in one source, and LATEST stays on the last good day', async () => {
-    upstream.configure({ currencyApiUntil: addDays(API_NEWEST, -1) });
+    upstream.server.configure({ currencyApiUntil: addDays(API_NEWEST, -1) });
     await run();
     const good = await store.getLatest();
     expect(good?.date).toBe(addDays(API_NEWEST, -1));
-    upstream.configure({});
-    const real = JSON.parse(upstream.currencyApiBody(API_NEWEST) ?? '{}') as { eur: Record<string, number> };
+    upstream.server.configure({});
+    const real = JSON.parse(upstream.server.currencyApiBody(API_NEWEST) ?? '{}') as { eur: Record<string, number> };
     const jumped = JSON.stringify({ ...real, eur: { ...real.eur, usd: (real.eur.usd ?? 1) * 1.4 } });
-    upstream.override(upstream.currencyApiPath('latest'), { body: jumped });
+    upstream.server.override(upstream.server.currencyApiPath('latest'), { body: jumped });
     const result = await run();
     expect(result.rejections.map((r) => `${r.date} ${r.reason} ${r.code ?? ''}`.trim()).sort()).toEqual([
       `${API_NEWEST} jump USD`,

@@ -11,32 +11,18 @@ import {
   SourceTooLargeError,
 } from '../../../lambdas/core/sources/errors';
 import { fetchBody } from '../../../lambdas/core/sources/http';
-import {
-  HOSTILE,
-  last90Rows,
-  readEcbTable,
-  startUpstreamServer,
-  type UpstreamServer,
-} from '../../support/upstream-server';
+import { HOSTILE, last90Rows, readEcbTable, useUpstreamServer } from '../../support/upstream-server';
 
 jest.setTimeout(30_000);
 
-let upstream: UpstreamServer;
+const upstream = useUpstreamServer();
 const table = readEcbTable();
 
-beforeAll(async () => {
-  upstream = await startUpstreamServer();
-});
-afterAll(async () => {
-  await upstream.close();
-});
-afterEach(() => upstream.reset());
-
-const ecb = (timeoutMs = 5000) => new EcbSource({ baseUrl: upstream.urls.ecbBaseUrl, timeoutMs });
+const ecb = (timeoutMs = 5000) => new EcbSource({ baseUrl: upstream.server.urls.ecbBaseUrl, timeoutMs });
 const currencyApi = (timeoutMs = 5000) =>
   new CurrencyApiSource({
-    baseUrl: upstream.urls.currencyApiBaseUrl,
-    fallbackUrl: upstream.urls.currencyApiFallbackUrl,
+    baseUrl: upstream.server.urls.currencyApiBaseUrl,
+    fallbackUrl: upstream.server.urls.currencyApiFallbackUrl,
     timeoutMs,
   });
 
@@ -64,55 +50,70 @@ describe('source adapters over HTTP', () => {
     const day = await currencyApi().day('2026-09-10');
     expect(day.date).toBe('2026-09-10');
     expect(latest.date > day.date).toBe(true);
-    expect(upstream.requests).toEqual([upstream.currencyApiPath('latest'), upstream.currencyApiPath('2026-09-10')]);
+    expect(upstream.server.requests).toEqual([
+      upstream.server.currencyApiPath('latest'),
+      upstream.server.currencyApiPath('2026-09-10'),
+    ]);
   });
 
   it('fall back to the second currency-api URL when the primary fails', async () => {
-    upstream.override(upstream.currencyApiPath('latest'), { status: 503 });
+    upstream.server.override(upstream.server.currencyApiPath('latest'), { status: 503 });
     const latest = await currencyApi().day('latest');
     expect(latest.rates.USD).toBeGreaterThan(0);
-    expect(upstream.requests).toEqual([upstream.currencyApiPath('latest'), upstream.fallbackPath('latest')]);
+    expect(upstream.server.requests).toEqual([
+      upstream.server.currencyApiPath('latest'),
+      upstream.server.fallbackPath('latest'),
+    ]);
   });
 
   it('report both URLs when primary and fallback fail', async () => {
-    upstream.override(upstream.currencyApiPath('latest'), { status: 503 });
-    upstream.override(upstream.fallbackPath('latest'), { body: HOSTILE.htmlErrorPage, contentType: 'text/html' });
+    upstream.server.override(upstream.server.currencyApiPath('latest'), { status: 503 });
+    upstream.server.override(upstream.server.fallbackPath('latest'), {
+      body: HOSTILE.htmlErrorPage,
+      contentType: 'text/html',
+    });
     const error = await failure(currencyApi().day('latest'));
     expect(error.kind).toBe('format');
     expect(error.message).toMatch(/HTTP 503.*fallback: not currency-api JSON/);
   });
 
   it('turn an HTTP 5xx into a typed error with the status', async () => {
-    upstream.override(upstream.ecbPath('eurofxref-daily.xml'), { status: 500, body: 'Internal Server Error' });
+    upstream.server.override(upstream.server.ecbPath('eurofxref-daily.xml'), {
+      status: 500,
+      body: 'Internal Server Error',
+    });
     const error = await failure(ecb().daily());
     expect(error).toBeInstanceOf(SourceHttpError);
     expect((error as SourceHttpError).status).toBe(500);
   });
 
   it('refuse an HTML error page, entity-expansion XML, an empty and a truncated zip', async () => {
-    upstream.override(upstream.ecbPath('eurofxref-daily.xml'), { body: HOSTILE.htmlErrorPage });
-    upstream.override(upstream.ecbPath('eurofxref-hist-90d.xml'), { body: HOSTILE.entityExpansion });
-    upstream.override(upstream.ecbPath('eurofxref-hist.zip'), { body: zipSync({}) });
+    upstream.server.override(upstream.server.ecbPath('eurofxref-daily.xml'), { body: HOSTILE.htmlErrorPage });
+    upstream.server.override(upstream.server.ecbPath('eurofxref-hist-90d.xml'), { body: HOSTILE.entityExpansion });
+    upstream.server.override(upstream.server.ecbPath('eurofxref-hist.zip'), { body: zipSync({}) });
     expect(await failure(ecb().daily())).toBeInstanceOf(SourceFormatError);
     expect((await failure(ecb().last90Days())).message).toMatch(/DOCTYPE/);
     expect((await failure(ecb().history())).message).toMatch(/no files/);
-    upstream.reset();
-    const zip = await fetchBody(`${upstream.urls.ecbBaseUrl}/eurofxref-hist.zip`, { timeoutMs: 5000, maxBytes: 1e7 });
-    upstream.override(upstream.ecbPath('eurofxref-hist.zip'), { body: zip.subarray(0, zip.length / 2) });
+    upstream.server.reset();
+    const zip = await fetchBody(`${upstream.server.urls.ecbBaseUrl}/eurofxref-hist.zip`, {
+      timeoutMs: 5000,
+      maxBytes: 1e7,
+    });
+    upstream.server.override(upstream.server.ecbPath('eurofxref-hist.zip'), { body: zip.subarray(0, zip.length / 2) });
     expect(await failure(ecb().history())).toBeInstanceOf(SourceFormatError);
   });
 
   it('name the URL in format errors', async () => {
-    upstream.override(upstream.ecbPath('eurofxref-daily.xml'), { body: '{"not": "xml"}' });
-    expect((await failure(ecb().daily())).url).toBe(`${upstream.urls.ecbBaseUrl}/eurofxref-daily.xml`);
+    upstream.server.override(upstream.server.ecbPath('eurofxref-daily.xml'), { body: '{"not": "xml"}' });
+    expect((await failure(ecb().daily())).url).toBe(`${upstream.server.urls.ecbBaseUrl}/eurofxref-daily.xml`);
   });
 });
 
 describe('fetchBody limits', () => {
-  const url = (path: string) => `${upstream.origin}${path}`;
+  const url = (path: string) => `${upstream.server.origin}${path}`;
 
   it('times out a response that is slow to start', async () => {
-    upstream.override('/slow', { delayMs: 3000 });
+    upstream.server.override('/slow', { delayMs: 3000 });
     const started = Date.now();
     expect(await failure(fetchBody(url('/slow'), { timeoutMs: 200, maxBytes: 1000 }))).toBeInstanceOf(
       SourceTimeoutError,
@@ -121,8 +122,8 @@ describe('fetchBody limits', () => {
   });
 
   it('times out a body that never ends, whether it stalls or trickles', async () => {
-    upstream.override('/stall', { stall: true });
-    upstream.override('/trickle', { trickle: true });
+    upstream.server.override('/stall', { stall: true });
+    upstream.server.override('/trickle', { trickle: true });
     for (const path of ['/stall', '/trickle']) {
       const started = Date.now();
       const error = await failure(fetchBody(url(path), { timeoutMs: 300, maxBytes: 1_000_000 }));
@@ -132,13 +133,13 @@ describe('fetchBody limits', () => {
   });
 
   it('cuts off an endless body once it passes the size cap', async () => {
-    upstream.override('/flood', { flood: true });
+    upstream.server.override('/flood', { flood: true });
     const error = await failure(fetchBody(url('/flood'), { timeoutMs: 10_000, maxBytes: 256 * 1024 }));
     expect(error).toBeInstanceOf(SourceTooLargeError);
   });
 
   it('refuses a declared length over the cap before reading it', async () => {
-    upstream.override('/big', { body: 'x'.repeat(300_000) });
+    upstream.server.override('/big', { body: 'x'.repeat(300_000) });
     expect(await failure(fetchBody(url('/big'), { timeoutMs: 5000, maxBytes: 100_000 }))).toBeInstanceOf(
       SourceTooLargeError,
     );
@@ -159,7 +160,7 @@ describe('fetchBody limits', () => {
   });
 
   it('stops when a shared deadline passes', async () => {
-    upstream.override('/stall', { stall: true });
+    upstream.server.override('/stall', { stall: true });
     const started = Date.now();
     const error = await failure(
       fetchBody(url('/stall'), { timeoutMs: 10_000, maxBytes: 1000, signal: AbortSignal.timeout(200) }),

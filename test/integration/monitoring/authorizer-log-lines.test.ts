@@ -16,15 +16,7 @@ import {
 import { AccountsStore } from '../../../lambdas/core/store/accounts-store';
 import { DYNAMODB_ENDPOINT_ENV } from '../../../lambdas/core/store/clients';
 import { ACCOUNTS_TABLE } from '../../../lambdas/core/store/tables';
-import {
-  logicalIdOf,
-  propsOf,
-  renderJoin,
-  resourcesOf,
-  SKIP_BUNDLING,
-  type Synthesized,
-  synthesize,
-} from '../../infra/synth';
+import * as synth from '../../infra/synth';
 import { backends, freshTables, type TestTables } from '../../support/backends';
 import { contributors, type InsightRuleBody, KEY_SEPARATOR } from '../../support/contributor-insights';
 import { extractMetrics } from '../../support/embedded-metrics';
@@ -38,7 +30,7 @@ jest.setTimeout(180_000);
 type RuleName = 'requests' | 'refusals' | 'quota';
 const RULES: readonly RuleName[] = ['requests', 'refusals', 'quota'];
 
-let s: Synthesized;
+let s: synth.Synthesized;
 let dir: string;
 let bundle: string;
 let tables: TestTables;
@@ -49,22 +41,24 @@ const template = {
   rule(name: RuleName): InsightRuleBody {
     const rule = s.fx.service.monitoring.insightRules[name];
     return JSON.parse(
-      renderJoin(propsOf(resourcesOf(s.service, 'AWS::CloudWatch::InsightRule')[logicalIdOf(rule)]).RuleBody),
+      synth.renderJoin(
+        synth.propsOf(synth.resourcesOf(s.service, 'AWS::CloudWatch::InsightRule')[synth.logicalIdOf(rule)]).RuleBody,
+      ),
     ) as InsightRuleBody;
   },
   ruleName(name: RuleName): string {
-    return `<${logicalIdOf(s.fx.service.monitoring.insightRules[name])}.RuleName>`;
+    return `<${synth.logicalIdOf(s.fx.service.monitoring.insightRules[name])}.RuleName>`;
   },
   authorizer(): Record<string, unknown> {
     const fn = s.fx.service.api.authorizerFunction.function;
-    return propsOf(resourcesOf(s.service, 'AWS::Lambda::Function')[logicalIdOf(fn)]);
+    return synth.propsOf(synth.resourcesOf(s.service, 'AWS::Lambda::Function')[synth.logicalIdOf(fn)]);
   },
   authorizerLogGroup(): string {
-    return `<Ref:${logicalIdOf(s.fx.service.api.authorizerFunction.logGroup)}>`;
+    return `<Ref:${synth.logicalIdOf(s.fx.service.api.authorizerFunction.logGroup)}>`;
   },
   logQueries(): string[] {
-    const [dashboard] = Object.values(resourcesOf(s.service, 'AWS::CloudWatch::Dashboard'));
-    const body = JSON.parse(renderJoin(dashboard?.Properties?.DashboardBody)) as {
+    const [dashboard] = Object.values(synth.resourcesOf(s.service, 'AWS::CloudWatch::Dashboard'));
+    const body = JSON.parse(synth.renderJoin(dashboard?.Properties?.DashboardBody)) as {
       widgets: { type: string; properties: { query?: string } }[];
     };
     return body.widgets.flatMap((w) => (w.type === 'log' && w.properties.query ? [w.properties.query] : []));
@@ -72,9 +66,12 @@ const template = {
   quotaAlarm(): { threshold: number; expression: string } {
     const alarm = s.fx.service.monitoring.alarms.quota;
     if (!alarm) throw new Error('no quota alarm');
-    const props = propsOf(resourcesOf(s.service, 'AWS::CloudWatch::Alarm')[logicalIdOf(alarm)]);
+    const props = synth.propsOf(synth.resourcesOf(s.service, 'AWS::CloudWatch::Alarm')[synth.logicalIdOf(alarm)]);
     const metrics = props.Metrics as { Expression?: unknown }[];
-    return { threshold: Number(props.Threshold), expression: metrics.map((m) => renderJoin(m.Expression)).join(' ') };
+    return {
+      threshold: Number(props.Threshold),
+      expression: metrics.map((m) => synth.renderJoin(m.Expression)).join(' '),
+    };
   },
 };
 
@@ -102,7 +99,7 @@ function functionEnvironment(): Record<string, string> {
 
 beforeAll(async () => {
   if (!backend) throw new Error('no DynamoDB backend');
-  s = synthesize({ ...SKIP_BUNDLING });
+  s = synth.synthesize({ ...synth.SKIP_BUNDLING });
   dir = mkdtempSync(join(tmpdir(), 'fxrates-log-lines-'));
   bundle = await buildFunctionBundle('authorizer', dir);
   tables = await freshTables(backend);

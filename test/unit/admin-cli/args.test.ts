@@ -77,48 +77,29 @@ describe('admin CLI arguments', () => {
       }
     });
 
-    it.each([
-      [['account', 'create'], 'account create needs --plan'],
-      [['account', 'create', '--plan', 'gold'], "--plan must be one of free, pro, business, not 'gold'"],
-      [['account', 'create', '--plan'], '--plan needs a value'],
-      [['account', 'create', '--plan', '--json'], '--plan needs a value'],
+    // Each command line split at spaces, as a shell would.
+    const refused: [string, string][] = [
+      ['account create', 'account create needs --plan'],
+      ['account create --plan gold', "--plan must be one of free, pro, business, not 'gold'"],
+      ['account create --plan', '--plan needs a value'],
+      ['account create --plan --json', '--plan needs a value'],
+      ['account create --plan pro --monthly-limit 0', "--monthly-limit must be a positive integer, not '0'"],
+      ['account create --plan pro --monthly-limit -5', "--monthly-limit must be a positive integer, not '-5'"],
+      ['account create --plan pro --monthly-limit 1e3', "--monthly-limit must be a positive integer, not '1e3'"],
+      ['account create --plan pro --per-minute 2.5', "--per-minute must be a positive integer, not '2.5'"],
+      ['account create --plan pro --per-minute 99999999999999999999', '--per-minute must be a positive integer'],
+      ['account create --plan pro --overflow-percent 101', '--overflow-percent must be an integer from 0 to 100'],
+      ['account create --plan pro --overflow-percent ten', '--overflow-percent must be an integer from 0 to 100'],
       [
-        ['account', 'create', '--plan', 'pro', '--monthly-limit', '0'],
-        "--monthly-limit must be a positive integer, not '0'",
-      ],
-      [
-        ['account', 'create', '--plan', 'pro', '--monthly-limit', '-5'],
-        "--monthly-limit must be a positive integer, not '-5'",
-      ],
-      [
-        ['account', 'create', '--plan', 'pro', '--monthly-limit', '1e3'],
-        "--monthly-limit must be a positive integer, not '1e3'",
-      ],
-      [
-        ['account', 'create', '--plan', 'pro', '--per-minute', '2.5'],
-        "--per-minute must be a positive integer, not '2.5'",
-      ],
-      [
-        ['account', 'create', '--plan', 'pro', '--per-minute', '99999999999999999999'],
-        '--per-minute must be a positive integer',
-      ],
-      [
-        ['account', 'create', '--plan', 'pro', '--overflow-percent', '101'],
-        '--overflow-percent must be an integer from 0 to 100',
-      ],
-      [
-        ['account', 'create', '--plan', 'pro', '--overflow-percent', 'ten'],
-        '--overflow-percent must be an integer from 0 to 100',
-      ],
-      [
-        ['account', 'create', '--plan', 'pro', '--overflow-percent', '5', '--no-overflow'],
+        'account create --plan pro --overflow-percent 5 --no-overflow',
         'give either --overflow-percent or --no-overflow, not both',
       ],
-      [['account', 'create', '--plan', 'pro', '--plan', 'free'], '--plan is given more than once'],
-      [['account', 'create', '--plan', 'pro', '--unverified=yes'], '--unverified takes no value'],
-      [['account', 'create', '--plan', 'pro', '--account', 'acc_1'], '--account does not apply to account create'],
-      [['account', 'create', '--plan', 'pro', 'extra'], "unexpected argument 'extra' for account create"],
-    ])('refuses %j: %s', (argv, message) => {
+      ['account create --plan pro --plan free', '--plan is given more than once'],
+      ['account create --plan pro --unverified=yes', '--unverified takes no value'],
+      ['account create --plan pro --account acc_1', '--account does not apply to account create'],
+      ['account create --plan pro extra', "unexpected argument 'extra' for account create"],
+    ];
+    it.each(refused.map(([line, message]) => [line.split(' '), message]))('refuses %j: %s', (argv, message) => {
       expect(usageError(argv)).toContain(message);
     });
   });

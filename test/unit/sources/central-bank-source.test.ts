@@ -14,6 +14,10 @@ const day = (over: Partial<OfficialDay> & Pick<OfficialDay, 'quotes'>): Official
   ...over,
 });
 
+/** Quotes of one unit of each currency at the given prices. */
+const perUnit = (prices: Record<string, string>): OfficialDay['quotes'] =>
+  Object.fromEntries(Object.entries(prices).map(([currency, price]) => [currency, { amount: '1', price }]));
+
 describe("a central bank's days against the euro", () => {
   it("takes a weekly table without the euro through the daily table's euro quote of the same day", () => {
     const { days, warnings } = toSourceDays('nbp', [
@@ -51,11 +55,7 @@ describe("a central bank's days against the euro", () => {
       day({
         publisher: 'imf',
         quoteCurrency: 'XDR',
-        quotes: {
-          EUR: { amount: '1', price: '0.85' },
-          USD: { amount: '1', price: '0.73' },
-          JPY: { amount: '1', price: '0.0046' },
-        },
+        quotes: perUnit({ EUR: '0.85', USD: '0.73', JPY: '0.0046' }),
       }),
     ]);
     expect(days[0]?.rates).toEqual({ EUR: 1, USD: 1.1649, JPY: 183.12228, XDR: 0.85 });

@@ -1,18 +1,10 @@
 import { NBP_PUBLISHER, nbpRequests, parseNbp } from '../../../../lambdas/core/sources/central-banks/nbp';
 import { expectRecordedFacts } from './facts';
-import {
-  damaged,
-  HTML_ERROR_PAGE,
-  publisherError,
-  recordedBody,
-  recordedFiles,
-  singleByte,
-  truncated,
-} from './recorded';
+import * as recorded from './recorded';
 
-const tableA = recordedBody('nbp', '01.json');
-const tableB = recordedBody('nbp', '02.json');
-const fail = (body: Uint8Array) => publisherError('Narodowy Bank Polski', () => parseNbp(body));
+const tableA = recorded.recordedBody('nbp', '01.json');
+const tableB = recorded.recordedBody('nbp', '02.json');
+const fail = (body: Uint8Array) => recorded.publisherError('Narodowy Bank Polski', () => parseNbp(body));
 
 describe('parseNbp on the recorded tables', () => {
   it('reads table A as four daily days of 32 currencies in PLN', () => {
@@ -50,38 +42,43 @@ describe('parseNbp on the recorded tables', () => {
 });
 
 describe('parseNbp on damaged bodies', () => {
-  it('refuses a truncated body', () => expect(fail(truncated(tableA))).toMatch(/not JSON/));
-  it('refuses an HTML error page', () => expect(fail(HTML_ERROR_PAGE)).toMatch(/not JSON/));
+  it('refuses a truncated body', () => expect(fail(recorded.truncated(tableA))).toMatch(/not JSON/));
+  it('refuses an HTML error page', () => expect(fail(recorded.HTML_ERROR_PAGE)).toMatch(/not JSON/));
   it('refuses a rate that is not a number', () =>
-    expect(fail(damaged(tableA, '"mid":3.6056', '"mid":"3,6056"'))).toMatch(/mid of USD on 2026-03-02/));
+    expect(fail(recorded.damaged(tableA, '"mid":3.6056', '"mid":"3,6056"'))).toMatch(/mid of USD on 2026-03-02/));
   it('refuses a zero or negative rate', () => {
-    expect(fail(damaged(tableA, '"mid":3.6056', '"mid":0.0000'))).toMatch(/USD on 2026-03-02/);
-    expect(fail(damaged(tableA, '"mid":3.6056', '"mid":-3.6056'))).toMatch(/not a positive decimal/);
+    expect(fail(recorded.damaged(tableA, '"mid":3.6056', '"mid":0.0000'))).toMatch(/USD on 2026-03-02/);
+    expect(fail(recorded.damaged(tableA, '"mid":3.6056', '"mid":-3.6056'))).toMatch(/not a positive decimal/);
   });
   it('refuses a rate without its mid', () =>
-    expect(fail(damaged(tableA, '"mid":3.6056', '"bid":3.6056'))).toMatch(/'mid'/));
+    expect(fail(recorded.damaged(tableA, '"mid":3.6056', '"bid":3.6056'))).toMatch(/'mid'/));
   it('refuses a table without its date', () =>
-    expect(fail(damaged(tableA, '"effectiveDate":"2026-03-03"', '"date":"2026-03-03"'))).toMatch(/effectiveDate/));
+    expect(fail(recorded.damaged(tableA, '"effectiveDate":"2026-03-03"', '"date":"2026-03-03"'))).toMatch(
+      /effectiveDate/,
+    ));
   it('refuses an impossible date', () =>
-    expect(fail(damaged(tableA, '2026-03-03', '2026-02-30'))).toMatch(/not a calendar day/));
+    expect(fail(recorded.damaged(tableA, '2026-03-03', '2026-02-30'))).toMatch(/not a calendar day/));
   it('refuses a currency twice in one table', () =>
-    expect(fail(damaged(tableA, '"code":"AUD"', '"code":"USD"'))).toMatch(/USD is quoted twice on 2026-03-02/));
+    expect(fail(recorded.damaged(tableA, '"code":"AUD"', '"code":"USD"'))).toMatch(
+      /USD is quoted twice on 2026-03-02/,
+    ));
   it('refuses a code that is not ISO-looking', () =>
-    expect(fail(damaged(tableA, '"code":"AUD"', '"code":"aud"'))).toMatch(/not an ISO code/));
+    expect(fail(recorded.damaged(tableA, '"code":"AUD"', '"code":"aud"'))).toMatch(/not an ISO code/));
   it('refuses a table without rates', () =>
     expect(fail(new TextEncoder().encode('[{"table":"A","no":"1","effectiveDate":"2026-03-02","rates":[]}]'))).toMatch(
       /2026-03-02 has no quotes/,
     ));
   it('refuses table C (buying and selling) and an empty list', () => {
-    expect(fail(damaged(tableA, '"table":"A"', '"table":"C"'))).toMatch(/not A or B/);
+    expect(fail(recorded.damaged(tableA, '"table":"A"', '"table":"C"'))).toMatch(/not A or B/);
     expect(fail(new TextEncoder().encode('[]'))).toMatch(/no days/);
   });
-  it('refuses a body in a single-byte code page', () => expect(fail(singleByte(tableA))).toMatch(/not valid utf-8/));
+  it('refuses a body in a single-byte code page', () =>
+    expect(fail(recorded.singleByte(tableA))).toMatch(/not valid utf-8/));
 });
 
 describe('NBP requests and facts', () => {
   it('asks for tables A and B of the recorded range exactly as recorded, never the gold prices', () => {
-    const [a, b] = recordedFiles('nbp');
+    const [a, b] = recorded.recordedFiles('nbp');
     expect(nbpRequests('2026-03-01', '2026-03-05')).toEqual([a?.uri, b?.uri]);
   });
 

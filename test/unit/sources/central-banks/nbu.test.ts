@@ -1,17 +1,9 @@
 import { NBU_PUBLISHER, nbuRequests, parseNbu } from '../../../../lambdas/core/sources/central-banks/nbu';
 import { expectRecordedFacts } from './facts';
-import {
-  damaged,
-  HTML_ERROR_PAGE,
-  publisherError,
-  recordedBody,
-  recordedFiles,
-  singleByte,
-  truncated,
-} from './recorded';
+import * as recorded from './recorded';
 
-const body = recordedBody('nbu', '01.json');
-const fail = (bytes: Uint8Array) => publisherError('Natsionalnyi Bank Ukrainy', () => parseNbu(bytes));
+const body = recorded.recordedBody('nbu', '01.json');
+const fail = (bytes: Uint8Array) => recorded.publisherError('Natsionalnyi Bank Ukrainy', () => parseNbu(bytes));
 const SECOND = '"exchangedate":"02.03.2026","r030":840,"cc":"USD"';
 
 describe('parseNbu on the recorded range', () => {
@@ -73,35 +65,39 @@ describe('parseNbu on the recorded range', () => {
 });
 
 describe('parseNbu on damaged bodies', () => {
-  it('refuses a truncated body', () => expect(fail(truncated(body))).toMatch(/not (JSON|valid utf-8)/));
-  it('refuses an HTML error page', () => expect(fail(HTML_ERROR_PAGE)).toMatch(/not JSON/));
+  it('refuses a truncated body', () => expect(fail(recorded.truncated(body))).toMatch(/not (JSON|valid utf-8)/));
+  it('refuses an HTML error page', () => expect(fail(recorded.HTML_ERROR_PAGE)).toMatch(/not JSON/));
   it('refuses a rate that disagrees with units × rate_per_unit', () =>
-    expect(fail(damaged(body, '"rate":2.7646', '"rate":0.27646'))).toMatch(/JPY on 2026-03-02: rate 0.27646 is not/));
+    expect(fail(recorded.damaged(body, '"rate":2.7646', '"rate":0.27646'))).toMatch(
+      /JPY on 2026-03-02: rate 0.27646 is not/,
+    ));
   it('refuses garbage in a rate', () =>
-    expect(fail(damaged(body, '"rate":43.0996', '"rate":"n/a"'))).toMatch(/rate of USD on 2026-03-02/));
+    expect(fail(recorded.damaged(body, '"rate":43.0996', '"rate":"n/a"'))).toMatch(/rate of USD on 2026-03-02/));
   it('refuses fractional units', () =>
-    expect(fail(damaged(body, '"units":10,', '"units":2.5,'))).toMatch(/units '2.5'/));
+    expect(fail(recorded.damaged(body, '"units":10,', '"units":2.5,'))).toMatch(/units '2.5'/));
   it('refuses a record without its units', () =>
-    expect(fail(damaged(body, '"units":1,', '"unit":1,'))).toMatch(/has no 'units'/));
+    expect(fail(recorded.damaged(body, '"units":1,', '"unit":1,'))).toMatch(/has no 'units'/));
   it('refuses a bad date', () =>
-    expect(fail(damaged(body, '"exchangedate":"01.03.2026"', '"exchangedate":"2026-03-01"'))).toMatch(
+    expect(fail(recorded.damaged(body, '"exchangedate":"01.03.2026"', '"exchangedate":"2026-03-01"'))).toMatch(
       /not a calendar day/,
     ));
   it('refuses a currency twice in one day', () =>
-    expect(fail(damaged(body, SECOND, SECOND.replace('USD', 'EUR')))).toMatch(/EUR is quoted twice on 2026-03-02/));
+    expect(fail(recorded.damaged(body, SECOND, SECOND.replace('USD', 'EUR')))).toMatch(
+      /EUR is quoted twice on 2026-03-02/,
+    ));
   it('refuses a quote of the hryvnia itself and a code that is not ISO-looking', () => {
-    expect(fail(damaged(body, SECOND, SECOND.replace('USD', 'UAH')))).toMatch(/quoted against itself/);
-    expect(fail(damaged(body, SECOND, SECOND.replace('USD', 'US$')))).toMatch(/not an ISO code/);
+    expect(fail(recorded.damaged(body, SECOND, SECOND.replace('USD', 'UAH')))).toMatch(/quoted against itself/);
+    expect(fail(recorded.damaged(body, SECOND, SECOND.replace('USD', 'US$')))).toMatch(/not an ISO code/);
   });
   it('refuses an empty list and a body in a single-byte code page', () => {
     expect(fail(new TextEncoder().encode('[]'))).toMatch(/no days/);
-    expect(fail(singleByte(body))).toMatch(/not valid utf-8/);
+    expect(fail(recorded.singleByte(body))).toMatch(/not valid utf-8/);
   });
 });
 
 describe('NBU requests and facts', () => {
   it('asks for the recorded range exactly as recorded', () =>
-    expect(nbuRequests('2026-03-01', '2026-03-16')).toEqual(recordedFiles('nbu').map((r) => r.uri)));
+    expect(nbuRequests('2026-03-01', '2026-03-16')).toEqual(recorded.recordedFiles('nbu').map((r) => r.uri)));
   it('splits a long range into months and takes a test origin', () =>
     expect(nbuRequests('2026-01-01', '2026-02-10', 'http://127.0.0.1:9')).toEqual([
       'http://127.0.0.1:9/NBU_Exchange/exchange_site?end=20260131&json=&order=asc&sort=exchangedate&start=20260101',
