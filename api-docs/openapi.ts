@@ -232,8 +232,9 @@ function operationOf(route: RouteDefinition): OperationObject {
 }
 
 const INFO_DESCRIPTION = [
-  'Latest and historical currency exchange rates (ECB history since 1999, currency-api for 150+ currencies), ' +
-    'pair conversion, localized currency names, enriched pairs and quota reports, metered per account against ' +
+  'Latest and historical currency exchange rates (ECB history since 1999, the official rates of eleven other ' +
+    'central banks and the IMF, currency-api for 150+ currencies; `/sources` names each publisher and the rule ' +
+    'that picks one rate per currency), pair conversion, localized currency names, enriched pairs and quota reports, metered per account against ' +
     'the Free, Pro and Business plans.',
   '',
   'Beyond the specification, as optional and strictly additive extensions: time series with change figures ' +
@@ -244,6 +245,7 @@ const INFO_DESCRIPTION = [
   '',
   '**Weekends and holidays.** The ECB publishes its euro reference rates on TARGET business days only, around ' +
     '16:00 CET (not on Saturdays, Sundays, 1 January, Good Friday, Easter Monday, 1 May, 25 and 26 December); ' +
+    'the other central banks publish on their own business days, so a TARGET holiday can still have their rates; ' +
     'currency-api publishes every day. A day without a rate for a pair is `404 no-data-available`, as specified, ' +
     'unless history is asked for `fallback=previous`: then the nearest earlier day with a rate, at most 7 days ' +
     'back, is served and named in `effective_date`.',
