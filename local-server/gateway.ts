@@ -91,7 +91,7 @@ export const OPENAPI_PATH = `/${OPENAPI_FILE}`;
 export const DOCS_PATH = '/docs/';
 
 /** The local server's own addition, which API Gateway does not serve. */
-export function documentationPages(): ReadonlyMap<string, StaticPage> {
+function documentationPages(): ReadonlyMap<string, StaticPage> {
   const site = buildSite();
   const common = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
   const html = { ...common, 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': REFERENCE_PAGE_CSP };

@@ -91,7 +91,7 @@ class WriteBehind {
   ) {}
 
   /** The newest unwritten operation on `key`, if any. */
-  unwritten(key: Key): WriteOperation | undefined {
+  private unwritten(key: Key): WriteOperation | undefined {
     if (this.next.size === 0 && this.writing.size === 0) return undefined;
     const k = mapKey(key);
     return this.next.get(k) ?? this.writing.get(k);

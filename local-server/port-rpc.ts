@@ -101,6 +101,8 @@ function errorShape(error: unknown, depth = 0): ErrorShape {
 }
 
 /** A throwing method, or a result that cannot be cloned, rejects that call only. */
+const errorReply = (id: number, error: unknown): RpcReply => ({ id, error: errorShape(error) });
+
 export function serveRpc(port: Port, methods: RpcMethods): void {
   port.on('message', (message) => {
     const call = message as RpcCall;
@@ -113,10 +115,10 @@ export function serveRpc(port: Port, methods: RpcMethods): void {
         try {
           port.postMessage({ id: call.id, result } satisfies RpcReply);
         } catch (error) {
-          port.postMessage({ id: call.id, error: errorShape(error) } satisfies RpcReply);
+          port.postMessage(errorReply(call.id, error));
         }
       },
-      (error: unknown) => port.postMessage({ id: call.id, error: errorShape(error) } satisfies RpcReply),
+      (error: unknown) => port.postMessage(errorReply(call.id, error)),
     );
   });
 }

@@ -33,6 +33,8 @@ import { openEmbeddedStore, type StoreRequestCounts } from './embedded-store';
 import {
   attachLocalGateway,
   createLocalGateway,
+  type LocalDashboardOptions,
+  type LocalGateway,
   MAX_REQUEST_HEADERS,
   type ProxyHandler,
   type StaticPage,
@@ -186,7 +188,6 @@ async function openStore(onThread: boolean, path: string | undefined): Promise<O
   }
 }
 
-/**
 /** Makes the data directory (0700), locks it for this process and tightens its permissions; the store's path. */
 function openDataDir(dataDir: string, notice: (message: string) => void): { held: HeldDataDir; path: string } {
   try {
@@ -211,7 +212,7 @@ interface BoundServer {
   http: Server;
   port: number;
   origin: string;
-  attach(gateway: ReturnType<typeof createLocalGateway>): void;
+  attach(gateway: LocalGateway): void;
 }
 
 /**
@@ -269,7 +270,7 @@ async function apiHandlers(deps: EndpointDeps): Promise<Record<RouteId, ProxyHan
   ) as Record<RouteId, ProxyHandler>;
 }
 
-type LocalDashboard = NonNullable<Parameters<typeof createLocalGateway>[0]['dashboard']> & {
+type LocalDashboard = LocalDashboardOptions & {
   setOrigin(origin: string): void;
 };
 
@@ -346,29 +347,20 @@ class StartedParts {
   endpointFile: string | undefined;
   client: DynamoDBDocumentClient | undefined;
 
-  /** Stops the server first (its connections too), then the rest; the data directory is released last. */
-  async close(): Promise<void> {
+  /**
+   * Stops the server first (its connections too), then the rest; the data directory is released last. After a
+   * failed start nothing waits for the server, and no part that fails to close keeps the others open.
+   */
+  async close(afterFailure = false): Promise<void> {
     const server = this.server;
-    if (server) {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    }
+    const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : undefined;
+    server?.closeAllConnections();
+    if (!afterFailure) await closed;
+    const settle = (closing: Promise<void> | undefined) => (afterFailure ? closing?.catch(() => undefined) : closing);
     this.client?.destroy();
     if (this.endpointFile) rmSync(this.endpointFile, { force: true });
-    await this.cognito?.close();
-    await this.store?.close();
-    this.held?.release();
-  }
-
-  /** The same after a failed start: every part is closed, whatever the others do. */
-  async abandon(): Promise<void> {
-    this.server?.close();
-    this.server?.closeAllConnections();
-    await this.cognito?.close().catch(() => undefined);
-    if (this.endpointFile) rmSync(this.endpointFile, { force: true });
-    await this.store?.close().catch(() => undefined);
+    await settle(this.cognito?.close());
+    await settle(this.store?.close());
     this.held?.release();
   }
 }
@@ -391,7 +383,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   try {
     return await startParts(options, parts);
   } catch (error) {
-    await parts.abandon();
+    await parts.close(true);
     throw error;
   }
 }

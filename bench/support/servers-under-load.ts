@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { systemClock } from '../../lambdas/core/domain/dates';
 import { API_KEY_HEADER } from '../../lambdas/core/http/headers';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
@@ -170,7 +171,7 @@ export async function startNpmStart(dataDir: string): Promise<RunningServer & { 
     const readyMs = Date.now() - started;
     const client = createDocumentClient(readLock(dataDir)?.storeEndpoint);
     const accounts = new AccountsStore(client, localTableNames().accounts, {
-      clock: () => new Date(),
+      clock: systemClock,
       randomBytes: (n) => randomBytes(n),
     });
     const accountId = `bench-${Date.now()}`;

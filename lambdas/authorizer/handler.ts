@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { type AuthorizerDeps, createAuthorizer } from '../core/auth/authorizer';
+import { createAuthorizer } from '../core/auth/authorizer';
 import { createAuthorizerObserver, logUnavailable } from '../core/auth/observe';
 import { systemClock } from '../core/domain/dates';
 import { requireEnv } from '../core/env';
@@ -10,26 +10,16 @@ import { documentClient } from '../core/store/clients';
 import { ACCOUNTS_TABLE } from '../core/store/tables';
 import { usageStore } from '../core/store/usage-store';
 
-let shared: ReturnType<typeof createAuthorizer> | undefined;
-
 /** The module-scope authorizer of a function process: one client, one record cache. */
-export function defaultAuthorizer(overrides: Partial<AuthorizerDeps> = {}): ReturnType<typeof createAuthorizer> {
-  if (shared && Object.keys(overrides).length === 0) return shared;
-  const accounts = new AccountsReadStore(documentClient(), requireEnv(ACCOUNTS_TABLE.envVar));
-  const authorizer = createAuthorizer({
-    keys: accounts,
-    accounts,
-    usage: usageStore(),
-    clock: systemClock,
-    observe: createAuthorizerObserver(),
-    onUnavailable: logUnavailable,
-    ...overrides,
-  });
-  if (Object.keys(overrides).length === 0) shared = authorizer;
-  return authorizer;
-}
-
-const authorizer = defaultAuthorizer();
+const accounts = new AccountsReadStore(documentClient(), requireEnv(ACCOUNTS_TABLE.envVar));
+const authorizer = createAuthorizer({
+  keys: accounts,
+  accounts,
+  usage: usageStore(),
+  clock: systemClock,
+  observe: createAuthorizerObserver(),
+  onUnavailable: logUnavailable,
+});
 
 /**
  * Time kept back from the function's remaining time: the decision ends this long before the function would time

@@ -5,7 +5,7 @@
  * from the stored days when their marker asks for it (ingest/series.ts); `{"mode": "series"}` forces that rebuild.
  */
 
-import { type Clock, systemClock } from '../core/domain/dates';
+import { type Clock, formatDay, systemClock } from '../core/domain/dates';
 import { SOURCE_IDS, type SourceId } from '../core/domain/rates';
 import { countedOverTolerance } from '../core/domain/source-status';
 import { optionalEnv, requireEnv } from '../core/env';
@@ -125,7 +125,7 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
     const crossCheckExempt = crossCheckExemptFromEnv();
     const timeoutMs = Number(optionalEnv('FETCH_TIMEOUT_MS', String(DEFAULT_FETCH_TIMEOUT_MS)));
     if (!(timeoutMs > 0)) throw new Error('FETCH_TIMEOUT_MS must be a positive number of milliseconds');
-    const fetchers = fetchersFor(sources, { urls: sourceUrlsFromEnv(), timeoutMs, mode });
+    const fetchers = fetchersFor(sources, { urls: sourceUrlsFromEnv(), timeoutMs, mode, today: formatDay(clock()) });
     deps.logger.info('ingestion started', { mode, sources });
     // The whole configured list orders the merge, also when this run fetches only some of its sources.
     const result = await runIngestion({

@@ -11,8 +11,8 @@
  * the euro goes through the rate served for its currency that day (which rule 2 or the ECB decides), else not at all.
  */
 import { type Decimal, decimal, divide, multiply, roundToSignificant, subtract, toPlain } from './decimal';
+import { PIVOT } from './rates';
 
-const PIVOT = 'EUR';
 /** Significant digits a converted rate keeps: more than the 8 served, so a cross rate rounds from exact digits. */
 export const CONVERTED_DIGITS = 12;
 

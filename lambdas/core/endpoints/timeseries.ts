@@ -106,7 +106,7 @@ export const SERIES_NOT_BUILT = 'The time series are being built from the stored
  * The use case: the pair's daily rates from `start` to `end` with their summary, once the currencies, the plan
  * (whose window must hold the whole range, judged by its first day) and the data allow it.
  */
-export async function pairSeries(
+async function pairSeries(
   deps: EndpointDeps,
   query: { from: string; to: string; start: string; end: string; plan: PlanId | undefined; today: string },
 ): Promise<{ points: SeriesPoint[]; summary: SeriesSummary }> {

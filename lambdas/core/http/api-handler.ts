@@ -52,7 +52,7 @@ export function pathAndQuery(event: APIGatewayProxyEvent, known: readonly string
   return { path: pathParams(event), query: singleQuery(event, known) };
 }
 
-export function pathParams(event: APIGatewayProxyEvent): Record<string, string> {
+function pathParams(event: APIGatewayProxyEvent): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
     if (value !== undefined && value !== null) params[name] = value;

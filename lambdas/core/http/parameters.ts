@@ -229,7 +229,7 @@ export const MAX_SERIES_DAYS = 366;
 export const SERIES_FORMATS = ['json', 'csv'] as const;
 export type SeriesFormat = (typeof SERIES_FORMATS)[number];
 
-export function readSeriesFormat(raw: string): SeriesFormat {
+function readSeriesFormat(raw: string): SeriesFormat {
   if (!(SERIES_FORMATS as readonly string[]).includes(raw)) {
     throw new InvalidParameterError('format', "The parameter 'format' must be 'json' or 'csv'.");
   }

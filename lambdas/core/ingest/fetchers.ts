@@ -13,6 +13,7 @@ import { optionalEnv } from '../env';
 import { CURRENCY_API_DEFAULT_BASE_URL, CURRENCY_API_DEFAULT_FALLBACK_URL } from '../sources/currency-api';
 import { ECB_DEFAULT_BASE_URL } from '../sources/ecb';
 import { SOURCE_MODULES } from '../sources/registry';
+import { CURRENCY_CODE } from '../sources/source-day';
 import type { FetchPlan, SourceFetcher, SourceUrls } from '../sources/source-module';
 
 export type { FetchPlan, IngestMode, SourceFetch, SourceFetcher, SourceUrls } from '../sources/source-module';
@@ -62,7 +63,7 @@ export function crossCheckToleranceFromEnv(): number {
 export function parseCrossCheckExempt(text: string): string[] {
   if (text.trim() === 'none') return [];
   const codes = text.split(',').map((code) => code.trim());
-  const wrong = codes.filter((code) => !/^[A-Z]{3}$/.test(code));
+  const wrong = codes.filter((code) => !CURRENCY_CODE.test(code));
   if (wrong.length > 0) {
     throw new Error(
       `${INGEST_ENV.crossCheckExempt} must be ISO currency codes separated by commas, or none; got '${text}'`,

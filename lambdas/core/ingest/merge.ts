@@ -8,7 +8,7 @@
 import { isActiveCode } from '../domain/currencies';
 import { addDays } from '../domain/dates';
 import { type RankedSource, rankFor } from '../domain/official-rates';
-import { type CentralBankId, isWeeklyQuote, PUBLISHERS } from '../domain/publishers';
+import { isWeeklyQuote, PUBLISHERS } from '../domain/publishers';
 import { AGGREGATOR, PIVOT, type RateSnapshot, SOURCE_IDS, type SourceId } from '../domain/rates';
 import { isPositiveRate, type SourceDay } from '../sources/source-day';
 
@@ -22,32 +22,48 @@ export const LATEST_DAILY_LAG_DAYS = 4;
  */
 export const LATEST_MAX_LAG_DAYS = 8;
 
-const rankedFacts = (source: string): RankedSource | undefined => {
-  const facts = PUBLISHERS[source as CentralBankId];
-  if (!facts) return undefined;
-  return { ...(facts.issuer ? { currency: facts.currency } : {}), weekly: (code) => isWeeklyQuote(facts, code) };
-};
+/** What the rule knows of each central bank, built once. */
+const RANKED: ReadonlyMap<string, RankedSource> = new Map(
+  Object.entries(PUBLISHERS).map(([id, facts]) => [
+    id,
+    { ...(facts.issuer ? { currency: facts.currency } : {}), weekly: (code: string) => isWeeklyQuote(facts, code) },
+  ]),
+);
+const rankedFacts = (source: string): RankedSource | undefined => RANKED.get(source);
 
 /** Whether `source` quotes `code` from a weekly table. */
-export const isWeekly = (source: string, code: string): boolean => rankedFacts(source)?.weekly?.(code) ?? false;
+const isWeekly = (source: string, code: string): boolean => RANKED.get(source)?.weekly?.(code) ?? false;
+
+/** The configured order followed by every source it leaves out, in the default order. */
+const fullOrder = (order: readonly SourceId[]): SourceId[] => [
+  ...order,
+  ...SOURCE_IDS.filter((id) => !order.includes(id)),
+];
+
+/** One ranker per order list, so a run merging hundreds of days ranks each (source, code) once. */
+const rankers = new WeakMap<readonly SourceId[], (source: SourceId, code: string) => number>();
 
 /**
  * The rank of `source` for `code` under `order` (the configured sources, highest precedence first); lower wins.
  * A source missing from the list (a day stored while it was configured) ranks after the listed ones, in the
  * default order, so removing a source from the list never lets its old values outrank a listed one.
  */
-export function ranker(order: readonly SourceId[] = SOURCE_PRECEDENCE): (source: SourceId, code: string) => number {
-  const full = [...order, ...SOURCE_IDS.filter((id) => !order.includes(id))];
+function ranker(order: readonly SourceId[] = SOURCE_PRECEDENCE): (source: SourceId, code: string) => number {
+  const known = rankers.get(order);
+  if (known) return known;
+  const full = fullOrder(order);
   const cache = new Map<string, number>();
-  return (source, code) => {
+  const rank = (source: SourceId, code: string): number => {
     const key = `${source}|${code}`;
-    let rank = cache.get(key);
-    if (rank === undefined) {
-      rank = rankFor(full, rankedFacts, AGGREGATOR, source, code);
-      cache.set(key, rank);
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = rankFor(full, rankedFacts, AGGREGATOR, source, code);
+      cache.set(key, value);
     }
-    return rank;
+    return value;
   };
+  rankers.set(order, rank);
+  return rank;
 }
 
 /** The newest of some `YYYY-MM-DD` days (they order as text). */
@@ -170,8 +186,7 @@ export function buildLatest(
       if (!current || day.date > current.date) newestBySource.set(source, day);
     }
   }
-  const full = [...order, ...SOURCE_IDS.filter((id) => !order.includes(id))];
-  const contributing = full.flatMap((source) => {
+  const contributing = fullOrder(order).flatMap((source) => {
     const day = newestBySource.get(source);
     return day ? [{ source, day }] : [];
   });

@@ -64,16 +64,18 @@ export function toSourceDays(id: CentralBankId, official: readonly OfficialDay[]
 }
 
 async function fetchAll(adapter: CentralBankAdapter, urls: readonly string[], plan: FetchPlan) {
-  const responses: UpstreamResponse[] = [];
+  // Each answer at its request's index, so the parse sees them in request order whatever order they arrived in.
+  const responses: (UpstreamResponse | undefined)[] = [];
   let next = 0;
   const worker = async () => {
     while (next < urls.length) {
-      const url = urls[next++] as string;
+      const index = next++;
+      const url = urls[index] as string;
       try {
-        responses.push({
+        responses[index] = {
           url,
           body: await fetchBody(url, { timeoutMs: plan.timeoutMs, maxBytes: MAX_BODY_BYTES, signal: plan.signal }),
-        });
+        };
       } catch (error) {
         if (error instanceof SourceHttpError && adapter.emptyStatuses?.includes(error.status)) continue;
         throw error;
@@ -81,8 +83,7 @@ async function fetchAll(adapter: CentralBankAdapter, urls: readonly string[], pl
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, urls.length) }, worker));
-  // The parse sees the answers in request order, whatever order they arrived in.
-  return responses.sort((a, b) => urls.indexOf(a.url) - urls.indexOf(b.url));
+  return responses.filter((response): response is UpstreamResponse => response !== undefined);
 }
 
 /** `[from, to]`, plus a day: CBR and NBU publish tomorrow's rates today. */

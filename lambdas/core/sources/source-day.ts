@@ -14,7 +14,7 @@ export interface SourceDay {
 }
 
 /** Plain decimals as the ECB writes them; signs, exponents, hex, spaces and leading zeros are refused. */
-const DECIMAL_TEXT = /^(?:0|[1-9]\d{0,14})(?:\.\d{1,12})?$/;
+export const DECIMAL_TEXT = /^(?:0|[1-9]\d{0,14})(?:\.\d{1,12})?$/;
 
 /** Parses a rate written as text; undefined unless it is a plain positive decimal. */
 export function parseRateText(text: string): number | undefined {

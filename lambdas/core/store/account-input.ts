@@ -30,12 +30,13 @@ const OVERRIDES: readonly [keyof LimitOverrides, (value: unknown) => boolean][] 
   ['overflowAllowed', (value) => typeof value === 'boolean'],
 ];
 
-const refuse = (path: string, message = INVALID): never => {
+// A declaration, not an arrow: TypeScript narrows after a call only to a function declared to return never.
+function refuse(path: string, message = INVALID): never {
   throw new InvalidAccountInputError(path ? `${path}: ${message}` : message);
-};
+}
 
 function checkOverrides(value: unknown): LimitOverrides {
-  if (!isFields(value)) return refuse('overrides');
+  if (!isFields(value)) refuse('overrides');
   const checked: Fields = {};
   for (const [name, valid] of OVERRIDES) {
     if (!(name in value)) continue;
@@ -48,29 +49,29 @@ function checkOverrides(value: unknown): LimitOverrides {
 
 /** The input of a new account, or InvalidAccountInputError for the first field at fault. Unknown fields are dropped. */
 export function checkCreateAccountInput(input: unknown): CreateAccountInput {
-  if (!isFields(input)) return refuse('');
+  if (!isFields(input)) refuse('');
   const { plan, email, overrides, verified, accountId } = input;
   if (typeof plan !== 'string' || !isPlanId(plan)) refuse('plan', `plan must be one of ${PLAN_IDS.join(', ')}`);
   if (email !== undefined && (typeof email !== 'string' || email.length > 254 || !EMAIL.test(email))) {
     refuse('email', 'the email address is not valid');
   }
   const checked = { plan } as CreateAccountInput;
-  if (email !== undefined) checked.email = email as string;
+  if (email !== undefined) checked.email = email;
   if (overrides !== undefined) checked.overrides = checkOverrides(overrides);
   if (typeof verified !== 'boolean') refuse('verified');
-  checked.verified = verified as boolean;
+  checked.verified = verified;
   if (accountId === undefined) return checked;
   if (typeof accountId !== 'string') refuse('accountId');
-  if (!ACCOUNT_ID.test(accountId as string)) {
+  if (!ACCOUNT_ID.test(accountId)) {
     refuse('accountId', 'account ids are 1 to 64 characters of letters, digits, _ and -');
   }
-  checked.accountId = accountId as string;
+  checked.accountId = accountId;
   return checked;
 }
 
 /** A key's name, trimmed; InvalidAccountInputError when it is empty, too long or not printable ASCII. */
 export function checkKeyName(name: unknown): string {
-  if (typeof name !== 'string') return refuse('');
+  if (typeof name !== 'string') refuse('');
   const trimmed = name.trim();
   if (trimmed.length === 0) refuse('', 'a key name must not be empty');
   if (trimmed.length > 64) refuse('', 'a key name has at most 64 characters');

@@ -85,13 +85,14 @@ function fromStoredStatus(value: unknown): SourceStatus | undefined {
   const { origin, fetched_at: fetchedAt, published_date, published_at, currencies, cross_check } = stored;
   if (origin !== 'upstream' && origin !== 'bundled') return undefined;
   if (typeof published_date !== 'string' || typeof published_at !== 'string') return undefined;
+  const crossCheck = fromStoredCrossCheck(cross_check);
   return {
     origin,
     fetchedAt: typeof fetchedAt === 'string' ? fetchedAt : null,
     publishedDate: published_date,
     publishedAt: published_at,
     currencies: typeof currencies === 'string' && currencies !== '' ? currencies.split(',') : [],
-    ...(fromStoredCrossCheck(cross_check) ? { crossCheck: fromStoredCrossCheck(cross_check) } : {}),
+    ...(crossCheck ? { crossCheck } : {}),
   };
 }
 

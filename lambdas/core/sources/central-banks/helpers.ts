@@ -4,10 +4,11 @@
  * PublisherFormatError naming the publisher.
  */
 import { addDays, isValidDay } from '../../domain/dates';
+import { decimal, multiply, subtract } from '../../domain/decimal';
 import { parseXmlDocument, type XmlElement } from '../ecb-xml';
 import { SourceFormatError } from '../errors';
 import { decodeUtf8 } from '../http';
-import { printableUpstream } from '../source-day';
+import { CURRENCY_CODE, DECIMAL_TEXT, printableUpstream } from '../source-day';
 import type { AdapterFacts, OfficialDay, OfficialQuote } from './official-day';
 import { PublisherFormatError } from './official-day';
 
@@ -21,8 +22,6 @@ export function spans(from: string, to: string, maxDays: number): Array<[string,
   return out;
 }
 
-const ISO_CODE = /^[A-Z]{3}$/;
-const DECIMAL = /^(?:0|[1-9]\d{0,14})(?:\.\d{1,12})?$/;
 const UNITS = /^[1-9]\d{0,9}$/;
 
 export const show = printableUpstream;
@@ -44,7 +43,7 @@ export function decodeBody(body: Uint8Array, publisher: string, encoding: 'utf-8
  */
 export function decimalText(publisher: string, raw: string, what: string, decimalComma = false): string {
   const text = decimalComma ? raw.replace(',', '.') : raw;
-  if (!DECIMAL.test(text) || !/[1-9]/.test(text)) {
+  if (!DECIMAL_TEXT.test(text) || !/[1-9]/.test(text)) {
     throw new PublisherFormatError(publisher, `${what}: '${show(raw)}' is not a positive decimal`);
   }
   return text;
@@ -59,7 +58,7 @@ export function unitsText(raw: string, publisher: string, what: string): string 
 }
 
 export function isoCode(raw: unknown, publisher: string, what: string): string {
-  if (typeof raw !== 'string' || !ISO_CODE.test(raw)) {
+  if (typeof raw !== 'string' || !CURRENCY_CODE.test(raw)) {
     throw new PublisherFormatError(publisher, `${what}: currency '${show(String(raw))}' is not an ISO code`);
   }
   return raw;
@@ -84,15 +83,7 @@ export const dmySlashes = (day: string): string => `${day.slice(8, 10)}/${day.sl
 
 /** `a × b` and `c` as exact decimals, compared without floating point. */
 export function isExactProduct(a: string, b: string, c: string): boolean {
-  const scaled = (text: string, digits: number): bigint => {
-    const [whole = '', fraction = ''] = text.split('.');
-    return BigInt(whole + fraction.padEnd(digits, '0'));
-  };
-  const digitsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
-  const productDigits = digitsOf(a) + digitsOf(b);
-  const digits = Math.max(productDigits, digitsOf(c));
-  const product = scaled(a, digitsOf(a)) * scaled(b, digitsOf(b)) * 10n ** BigInt(digits - productDigits);
-  return product === scaled(c, digits);
+  return subtract(multiply(decimal(a), decimal(b)), decimal(c)).coefficient === 0n;
 }
 
 /**
@@ -129,7 +120,7 @@ export class DayCollector {
 
   add(date: string, code: string, quote: OfficialQuote): void {
     const name = this.facts.name;
-    if (!ISO_CODE.test(code)) throw new PublisherFormatError(name, `'${show(code)}' is not a currency code`);
+    if (!CURRENCY_CODE.test(code)) throw new PublisherFormatError(name, `'${show(code)}' is not a currency code`);
     if (code === this.quoteCurrency)
       throw new PublisherFormatError(name, `${code} is quoted against itself on ${date}`);
     const quotes = this.day(date);

@@ -68,8 +68,7 @@ export function parseTcmb(body: Uint8Array): OfficialDay[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (error) {
-    if (error instanceof PublisherFormatError) throw error;
+  } catch {
     throw new PublisherFormatError(NAME, 'the body is not complete JSON');
   }
   if (!isRecord(json) || !Array.isArray(json.items)) throw new PublisherFormatError(NAME, 'no `items` list');
