@@ -2,6 +2,8 @@ import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { installGroupCommit, withDurableAnswers } from './group-commit';
+import { storeCallAnswerer, withDynaliteStore } from './store-call-answers';
+import type { StoreAnswer, StoreCall } from './store-calls';
 import type { StoreCheck } from './store-integrity';
 import { prepareStore } from './store-open';
 
@@ -10,6 +12,8 @@ export interface RunningDynalite {
   port: number;
   /** The emulator's request listener, for a client in this process to call without a socket. */
   listener: RequestListener;
+  /** Answers a store call of a client in this process (store-calls.ts), durably as the listener does. */
+  answer(call: StoreCall): Promise<StoreAnswer>;
   /** What reading the store's files found (with `path`): what a crash left and LevelDB ignores, say. */
   check?: StoreCheck;
   close(): Promise<void>;
@@ -28,12 +32,14 @@ export async function startDynalite(
   const check = options.path ? await prepareStore(options.path) : undefined;
   // On disk, the writes of concurrent requests go to LevelDB together, each answered once its own are there.
   if (options.path) installGroupCommit();
-  const server = dynalite({
-    createTableMs: 0,
-    deleteTableMs: 0,
-    updateTableMs: 0,
-    ...(options.path ? { path: options.path } : {}),
-  });
+  const { started: server, store } = withDynaliteStore(() =>
+    dynalite({
+      createTableMs: 0,
+      deleteTableMs: 0,
+      updateTableMs: 0,
+      ...(options.path ? { path: options.path } : {}),
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -52,6 +58,7 @@ export async function startDynalite(
     endpoint: `http://${host}:${port}`,
     port,
     listener,
+    answer: storeCallAnswerer(store, options.path !== undefined),
     ...(check ? { check } : {}),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

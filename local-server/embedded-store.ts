@@ -1,5 +1,6 @@
 import { startDynalite } from './dynalite-server';
-import { InProcessTransport, LocalRequestHandler, operationOf, type TransportRequest } from './in-process-transport';
+import { InProcessTransport, type LocalRequest, LocalRequestHandler, operationOf } from './in-process-transport';
+import { isStoreCall } from './store-calls';
 
 /** Requests the store answered, by DynamoDB operation (from X-Amz-Target), since the last reset. */
 export type StoreRequestCounts = Record<string, number>;
@@ -25,9 +26,10 @@ export async function openEmbeddedStore(options: { path?: string } = {}): Promis
   const inProcess = new InProcessTransport(dynalite.listener);
   let counts: StoreRequestCounts = {};
   class CountingTransport extends LocalRequestHandler {
-    handle(request: TransportRequest) {
+    async handle(request: LocalRequest) {
       const operation = operationOf(request.headers) ?? 'Unknown';
       counts[operation] = (counts[operation] ?? 0) + 1;
+      if (isStoreCall(request)) return { response: await dynalite.answer(request) };
       return inProcess.handle(request);
     }
   }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, RequestListener } from 'node:http';
+import type { StoreAnswer, StoreCall } from './store-calls';
 
 /** The parts of the SDK's HTTP request this transport reads. */
 export interface TransportRequest {
@@ -16,6 +17,10 @@ export interface TransportResponse {
   body: Uint8Array;
 }
 
+/** What a local transport carries: an HTTP request the SDK built, or a store call (store-calls.ts). */
+export type LocalRequest = TransportRequest | StoreCall;
+export type LocalResponse = TransportResponse | StoreAnswer;
+
 /**
  * The DynamoDB operation a request names in its target header (`DynamoDB_20120810.UpdateItem` → `UpdateItem`).
  * The SDK writes the header in lower case; a hand-built request may capitalise it.
@@ -30,7 +35,8 @@ export function operationOf(headers: Readonly<Record<string, string | undefined>
  * has nothing to configure or release.
  */
 export abstract class LocalRequestHandler {
-  abstract handle(request: TransportRequest): Promise<{ response: TransportResponse }>;
+  /** An HTTP request the SDK built, or a store call (store-calls.ts) of a client that sends them. */
+  abstract handle(request: LocalRequest): Promise<{ response: LocalResponse }>;
 
   updateHttpClientConfig(): void {}
 

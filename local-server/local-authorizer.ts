@@ -6,7 +6,8 @@ import { type Clock, systemClock } from '../lambdas/core/domain/dates';
 import { AccountsReadStore } from '../lambdas/core/store/accounts-read-store';
 import { createDocumentClient, createMeteringClient, STORE_CALL_LIMITS } from '../lambdas/core/store/clients';
 import { UsageStore } from '../lambdas/core/store/usage-store';
-import { LocalRequestHandler, type TransportRequest, type TransportResponse } from './in-process-transport';
+import { type LocalRequest, LocalRequestHandler, type LocalResponse } from './in-process-transport';
+import { sendStoreCalls } from './store-calls';
 
 /** How the authorizer's requests reach the store: the SDK's request handler, as the local server's clients use it. */
 export type StoreTransport = Pick<LocalRequestHandler, 'handle' | 'updateHttpClientConfig' | 'httpHandlerConfigs'> &
@@ -49,7 +50,7 @@ export class DeadlineTransport extends LocalRequestHandler {
     super();
   }
 
-  handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
+  handle(request: LocalRequest): Promise<{ response: LocalResponse }> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(timeoutError(this.ms)), this.ms);
@@ -75,14 +76,16 @@ export function createLocalAuthorizer(
     STORE_CALL_LIMITS.requestTimeoutMs,
   );
   const handler = transport as unknown as DynamoDBClientConfig['requestHandler'];
-  const document = createDocumentClient(options.endpoint, handler, { failFast: true });
+  const document = sendStoreCalls(createDocumentClient(options.endpoint, handler, { failFast: true }));
   const accounts = new AccountsReadStore(document, options.accountsTable);
   return createAuthorizer({
     keys: accounts,
     accounts,
-    usage: new UsageStore(createMeteringClient(document, options.endpoint, { failFast: true }), options.accountsTable, {
-      clock,
-    }),
+    usage: new UsageStore(
+      sendStoreCalls(createMeteringClient(document, options.endpoint, { failFast: true })),
+      options.accountsTable,
+      { clock },
+    ),
     clock,
     observe: createAuthorizerObserver(() => clock().getTime()),
     onUnavailable: logUnavailable,

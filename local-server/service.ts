@@ -46,6 +46,7 @@ import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, endpointFileText, localTableNames } 
 import { makePrivateDir, tightenedNotice, tightenPermissions } from './private-dir';
 import { acquireDataDir, DataDirInUseError, type HeldDataDir, LOCK_FILE, runningServers } from './running-servers';
 import { DataDirError, listenError, urlHost } from './startup-errors';
+import { sendStoreCalls } from './store-calls';
 import type { StoreThreadAddress } from './store-thread';
 import { ThreadTransport } from './thread-transport';
 import { startStoreThread } from './threads';
@@ -293,7 +294,11 @@ async function localDashboard(input: DashboardInput): Promise<LocalDashboard> {
   const { emulator, clock } = input;
   const deps: DashboardDeps = {
     accounts: input.accounts,
-    usage: new UsageStore(createMeteringClient(input.client, input.storeEndpoint), input.accountsTable, { clock }),
+    usage: new UsageStore(
+      sendStoreCalls(createMeteringClient(input.client, input.storeEndpoint)),
+      input.accountsTable,
+      { clock },
+    ),
     clock,
     contact: contactLink(input.upgradeContact),
     keyCreationLimit: KEY_CREATION_LIMIT,
@@ -413,7 +418,7 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
     writeEndpointFile(parts.endpointFile, store.endpoint);
   }
   parts.held?.update({ storeEndpoint: store.endpoint });
-  const client = createDocumentClient(store.endpoint, store.transport);
+  const client = sendStoreCalls(createDocumentClient(store.endpoint, store.transport));
   parts.client = client;
   const names = localTableNames();
   await createTable(client, RATES_TABLE, names.rates);

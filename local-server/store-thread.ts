@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { type EmbeddedStore, openEmbeddedStore, type StoreRequestCounts } from './embedded-store';
 import type { TransportRequest } from './in-process-transport';
 import { type RpcMethods, serveRpc } from './port-rpc';
+import type { StoreCall } from './store-calls';
 import { DYNAMODB_METHOD } from './thread-transport';
 
 export type { StoreRequestCounts };
@@ -31,7 +32,7 @@ function storeThreadMethods(): RpcMethods {
       store = await openEmbeddedStore(options.path ? { path: options.path } : {});
       return { endpoint: store.endpoint, port: store.port, notes: store.notes };
     },
-    [DYNAMODB_METHOD]: async (request: TransportRequest) => {
+    [DYNAMODB_METHOD]: async (request: TransportRequest | StoreCall) => {
       if (!store) throw new Error('the store thread is not started');
       return (await store.transport.handle(request)).response;
     },

@@ -1,5 +1,12 @@
-import { exactBytes, LocalRequestHandler, type TransportRequest, type TransportResponse } from './in-process-transport';
+import {
+  exactBytes,
+  type LocalRequest,
+  LocalRequestHandler,
+  type LocalResponse,
+  type TransportResponse,
+} from './in-process-transport';
 import type { RpcClient } from './port-rpc';
+import { isStoreCall, type StoreAnswer } from './store-calls';
 
 /** The store thread's method that answers one DynamoDB HTTP request (see `store-thread.ts`). */
 export const DYNAMODB_METHOD = 'dynamodb';
@@ -29,7 +36,8 @@ export class ThreadTransport extends LocalRequestHandler {
     super();
   }
 
-  async handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
+  async handle(request: LocalRequest): Promise<{ response: LocalResponse }> {
+    if (isStoreCall(request)) return { response: await this.store.call<StoreAnswer>(DYNAMODB_METHOD, request) };
     const { method, path, query } = request;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {

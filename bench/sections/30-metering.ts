@@ -15,11 +15,13 @@ import { createTable } from '../../local-server/create-tables';
 import { type RunningDynalite, startDynalite } from '../../local-server/dynalite-server';
 import {
   InProcessTransport,
+  type LocalRequest,
   LocalRequestHandler,
+  type LocalResponse,
   operationOf,
   type TransportRequest,
-  type TransportResponse,
 } from '../../local-server/in-process-transport';
+import { isStoreCall } from '../../local-server/store-calls';
 import { percentile } from '../stats';
 import { attachDdbCounter, type DdbCounter, perUnit } from '../support/ddb-counter';
 import { startDynamoDbLocal } from '../support/dynamodb-local';
@@ -168,7 +170,7 @@ class AnsweringTransport extends LocalRequestHandler {
   private readonly body = new TextEncoder().encode(JSON.stringify({ Attributes: { month_count: { N: '1' } } }));
   requests = 0;
 
-  handle(): Promise<{ response: TransportResponse }> {
+  handle(): Promise<{ response: LocalResponse }> {
     this.requests++;
     const headers = { 'content-type': 'application/x-amz-json-1.0' };
     return Promise.resolve({ response: { statusCode: 200, headers, body: this.body.slice() } });
@@ -183,8 +185,8 @@ class RecordingTransport extends LocalRequestHandler {
     super();
   }
 
-  handle(request: TransportRequest): Promise<{ response: TransportResponse }> {
-    if (operationOf(request.headers) === 'UpdateItem') this.last = request;
+  handle(request: LocalRequest): Promise<{ response: LocalResponse }> {
+    if (operationOf(request.headers) === 'UpdateItem' && !isStoreCall(request)) this.last = request;
     return this.next.handle(request);
   }
 }

@@ -1,4 +1,9 @@
-import { operationOf, type TransportRequest, type TransportResponse } from '../../local-server/in-process-transport';
+import {
+  type LocalRequest,
+  type LocalResponse,
+  operationOf,
+  type TransportResponse,
+} from '../../local-server/in-process-transport';
 import type { StoreTransport } from '../../local-server/local-authorizer';
 
 /**
@@ -30,12 +35,12 @@ export class StoreFaults {
 
   /** The wrapper to hand to the service: every call goes through `mode`. */
   readonly wrap = (inner: StoreTransport): StoreTransport => ({
-    handle: (request: TransportRequest) => this.handle(inner, request),
+    handle: (request: LocalRequest) => this.handle(inner, request),
     updateHttpClientConfig: () => inner.updateHttpClientConfig(),
     httpHandlerConfigs: () => inner.httpHandlerConfigs(),
   });
 
-  private async handle(inner: StoreTransport, request: TransportRequest): Promise<{ response: TransportResponse }> {
+  private async handle(inner: StoreTransport, request: LocalRequest): Promise<{ response: LocalResponse }> {
     const operation = operationOf(request.headers) ?? '';
     this.operations.push(operation);
     switch (this.mode) {
