@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
+import { installExpressionCache } from './expression-cache';
 import { installGroupCommit, withDurableAnswers } from './group-commit';
 import { storeCallAnswerer, withDynaliteStore } from './store-call-answers';
 import type { StoreAnswer, StoreCall } from './store-calls';
@@ -32,6 +33,7 @@ export async function startDynalite(
   const check = options.path ? await prepareStore(options.path) : undefined;
   // On disk, the writes of concurrent requests go to LevelDB together, each answered once its own are there.
   if (options.path) installGroupCommit();
+  installExpressionCache();
   const { started: server, store } = withDynaliteStore(() =>
     dynalite({
       createTableMs: 0,
