@@ -61,14 +61,18 @@ function parseQuery(search: URLSearchParams) {
   return { single, multi: Object.fromEntries(multi) };
 }
 
+/** Built from entries, not by assignment, so that a header named `__proto__` stays a plain key. */
 function flattenHeaders(headers: GatewayRequest['headers']) {
-  const entries = Object.entries(headers).flatMap(([name, value]) =>
-    value === undefined ? [] : [[name, Array.isArray(value) ? value : [value]] as const],
-  );
-  return {
-    single: Object.fromEntries(entries.map(([name, values]) => [name, values.at(-1) ?? ''])),
-    multi: Object.fromEntries(entries),
-  };
+  const single: [string, string][] = [];
+  const multi: [string, string[]][] = [];
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    single.push([name, values.at(-1) ?? '']);
+    multi.push([name, values]);
+  }
+  return { single: Object.fromEntries(single), multi: Object.fromEntries(multi) };
 }
 
 /** What a proxy integration and a REQUEST authorizer both receive: `requestContext` without its `authorizer`. */
@@ -104,10 +108,20 @@ export function describeRequest(
   return { event, requestContext };
 }
 
+/** Compiled policy resources: an authorizer's policies name the same few patterns on every request. */
+const resourcePatterns = new Map<string, RegExp>();
+const MAX_RESOURCE_PATTERNS = 256;
+
 /** API Gateway's wildcard matching of policy resources against the method ARN. */
 function resourceMatches(pattern: string, arn: string): boolean {
-  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`).test(arn);
+  let compiled = resourcePatterns.get(pattern);
+  if (!compiled) {
+    const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+    compiled = new RegExp(`^${escaped.join('.*')}$`);
+    if (resourcePatterns.size >= MAX_RESOURCE_PATTERNS) resourcePatterns.clear();
+    resourcePatterns.set(pattern, compiled);
+  }
+  return compiled.test(arn);
 }
 
 export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {

@@ -48,6 +48,15 @@ export function isStoreCall(request: unknown): request is StoreCall {
   return typeof request === 'object' && request !== null && 'operation' in request && !('method' in request);
 }
 
+/** Whether an input holds bytes anywhere; a walk is several times cheaper than a replacer on every member. */
+function holdsBytes(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (value instanceof Uint8Array) return true;
+  if (Array.isArray(value)) return value.some(holdsBytes);
+  for (const key in value) if (holdsBytes((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
 /** Binary attribute values (B, BS members) as DynamoDB's JSON writes them: base64. */
 function binaryAsBase64(_key: string, value: unknown): unknown {
   return value instanceof Uint8Array
@@ -96,7 +105,7 @@ export class StoreCallProtocol implements SdkProtocol {
     if (!STORE_CALL_OPERATIONS.has(operation.name)) return this.wire.serializeRequest(operation, input, context);
     const call: StoreCall = {
       operation: operation.name,
-      body: JSON.stringify(input, binaryAsBase64),
+      body: holdsBytes(input) ? JSON.stringify(input, binaryAsBase64) : JSON.stringify(input),
       headers: { 'x-amz-target': TARGET_PREFIX + operation.name },
     };
     return call;
