@@ -21,7 +21,7 @@ import {
   operationOf,
   type TransportRequest,
 } from '../../local-server/in-process-transport';
-import { isStoreCall } from '../../local-server/store-calls';
+import { isStoreCall, sendStoreCalls } from '../../local-server/store-calls';
 import { percentile } from '../stats';
 import { attachDdbCounter, type DdbCounter, perUnit } from '../support/ddb-counter';
 import { startDynamoDbLocal } from '../support/dynamodb-local';
@@ -209,9 +209,10 @@ async function timeCalls(call: (i: number) => Promise<void>): Promise<string> {
 /**
  * One admission write, sequential, split between its two halves on this machine: the SDK building, signing and
  * reading it (answered at once, no store), and the embedded store answering the same request as the SDK sent it
- * (in process, no SDK). The local server spends both on every metered request, on two threads.
+ * (in process, no SDK); each also as the local server's clients send it, a store call (local-server/store-calls.ts).
+ * The local server spends both on every metered request, on two threads.
  */
-async function measureSplit({ endpoint, listener }: RunningDynalite): Promise<void> {
+async function measureSplit({ endpoint, listener, answer: answerStoreCall }: RunningDynalite): Promise<void> {
   const admitInput = (i: number): AdmitInput => ({
     accountId: 'bench-split',
     limits: unlimited,
@@ -237,7 +238,12 @@ async function measureSplit({ endpoint, listener }: RunningDynalite): Promise<vo
   console.log(
     `  SDK alone, as the SDK builds it    ${await timeCalls(async (i) => void (await stockStore.admit(admitInput(i))))}`,
   );
-  if (answering.requests !== 2 * (SPLIT_WARM_UP + SPLIT_CALLS))
+  const storeCalls = sendStoreCalls(createMeteringClient(createDocumentClient(endpoint, answering), endpoint));
+  const storeCallsStore = new UsageStore(storeCalls, 'accounts', { clock });
+  console.log(
+    `  SDK alone, store calls (npm start) ${await timeCalls(async (i) => void (await storeCallsStore.admit(admitInput(i))))}`,
+  );
+  if (answering.requests !== 3 * (SPLIT_WARM_UP + SPLIT_CALLS))
     throw new Error('an admission took more than one write');
 
   const inProcess = new InProcessTransport(listener);
@@ -263,7 +269,18 @@ async function measureSplit({ endpoint, listener }: RunningDynalite): Promise<vo
         throw new Error(`the store refused a replayed admission: ${response.statusCode}`);
     })}`,
   );
+  console.log(
+    `  store alone, as a store call       ${await timeCalls(async (i) => {
+      const answer = await answerStoreCall({
+        operation: 'UpdateItem',
+        body: bodies[i] ?? '',
+        headers: { 'x-amz-target': 'DynamoDB_20120810.UpdateItem' },
+      });
+      if (answer.statusCode !== 200) throw new Error(`the store refused a replayed admission: ${answer.statusCode}`);
+    })}`,
+  );
   ours.destroy();
+  storeCalls.destroy();
   stock.destroy();
   client.destroy();
 }
