@@ -10,6 +10,7 @@
  * Expressions whose parse reads a value's content (BETWEEN compares its bounds; attribute_type reads its type name)
  * are parsed every time, as are parses that throw or hold anything but plain data.
  */
+// Why: docs/clever-parts.md#remembered-expression-parses
 import { createRequire } from 'node:module';
 
 /** What dynalite's validations hand its parsers; the parsers also read its helpers (isReserved, compare). */

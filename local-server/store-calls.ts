@@ -5,6 +5,7 @@
  * stores' code stay the SDK's; only the wire between two threads of one process is plain JSON. Other processes
  * (the admin CLI) still reach the store over HTTP on its port.
  */
+// Why: docs/clever-parts.md#store-calls-in-the-local-server
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
