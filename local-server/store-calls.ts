@@ -49,7 +49,10 @@ export function isStoreCall(request: unknown): request is StoreCall {
   return typeof request === 'object' && request !== null && 'operation' in request && !('method' in request);
 }
 
-/** Whether an input holds bytes anywhere; a walk is several times cheaper than a replacer on every member. */
+/**
+ * Whether an input holds bytes anywhere. Walking an admission's input and then serializing it plainly took about a
+ * third less time than serializing it with a replacer called on every member.
+ */
 function holdsBytes(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (value instanceof Uint8Array) return true;
