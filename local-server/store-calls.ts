@@ -50,22 +50,31 @@ export function isStoreCall(request: unknown): request is StoreCall {
 }
 
 /**
- * Whether an input holds bytes anywhere. Walking an admission's input and then serializing it plainly took about a
- * third less time than serializing it with a replacer called on every member.
+ * Whether an input needs more than a plain `JSON.stringify` to read as the SDK's serializer writes it: bytes
+ * (base64 in DynamoDB's JSON) or nulls (which it leaves out of members and maps). Walking an admission's input and then serializing it
+ * plainly took about a third less time than a replacer called on every member.
  */
-function holdsBytes(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+function needsCare(value: unknown): boolean {
+  if (value === null) return true;
+  if (typeof value !== 'object') return false;
   if (value instanceof Uint8Array) return true;
-  if (Array.isArray(value)) return value.some(holdsBytes);
-  for (const key in value) if (holdsBytes((value as Record<string, unknown>)[key])) return true;
+  if (Array.isArray(value)) return value.some(needsCare);
+  for (const key in value) if (needsCare((value as Record<string, unknown>)[key])) return true;
   return false;
 }
 
-/** Binary attribute values (B, BS members) as DynamoDB's JSON writes them: base64. */
-function binaryAsBase64(_key: string, value: unknown): unknown {
-  return value instanceof Uint8Array
-    ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64')
-    : value;
+/**
+ * Bytes as base64 and no null members, as the SDK's serializer writes them. The holder's own member is read, not `value`:
+ * `JSON.stringify` has already turned a Buffer into `{ type, data }` through its `toJSON` by then.
+ */
+function asTheSdkWrites(this: unknown, key: string, value: unknown): unknown {
+  const original = (this as Record<string, unknown>)[key];
+  if (original instanceof Uint8Array) {
+    return Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64');
+  }
+  // The SDK leaves out a member or map entry that is null, and keeps a null in a list.
+  if (value === null && !Array.isArray(this)) return undefined;
+  return value;
 }
 
 function binaryFromBase64(key: string, value: unknown): unknown {
@@ -109,7 +118,7 @@ export class StoreCallProtocol implements SdkProtocol {
     if (!STORE_CALL_OPERATIONS.has(operation.name)) return this.wire.serializeRequest(operation, input, context);
     const call: StoreCall = {
       operation: operation.name,
-      body: holdsBytes(input) ? JSON.stringify(input, binaryAsBase64) : JSON.stringify(input),
+      body: needsCare(input) ? JSON.stringify(input, asTheSdkWrites) : JSON.stringify(input),
       headers: { 'x-amz-target': TARGET_PREFIX + operation.name },
     };
     return call;

@@ -61,6 +61,8 @@ async function exercise(client: DynamoDBDocumentClient, table: string): Promise<
     tags: new Set(['x', 'y']),
     counts: new Set([1, 2]),
     raw: new Uint8Array([0, 1, 254, 255]),
+    buffered: Buffer.from([7, 8, 9]),
+    blobs: new Set([new Uint8Array([1]), Buffer.from([2, 3])]),
     nested: { list: [1, 'two', null, true], map: { deep: 'é ü 日本' } },
     key_account_id: 'acct',
   };
@@ -93,6 +95,19 @@ async function exercise(client: DynamoDBDocumentClient, table: string): Promise<
   );
   await run(() =>
     client.send(new UpdateCommand({ TableName: table, Key: { pk: 'a' }, UpdateExpression: 'SET n = :undeclared' })),
+  );
+  // A null attribute value, which the SDK's serializer leaves out of the request.
+  await run(() =>
+    client.send(
+      new UpdateItemCommand({
+        TableName: table,
+        Key: { pk: { S: 'a' } },
+        UpdateExpression: 'SET #l = :l',
+        ExpressionAttributeNames: { '#l': 'listed' },
+        ExpressionAttributeValues: { ':l': { L: [{ S: 'x' }] }, ':unused': null as never },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    ),
   );
   await run(() =>
     client.send(
@@ -155,7 +170,7 @@ describe('store calls to the embedded store', () => {
 
     const expected = sortedResponses(await exercise(overHttp, 'over-http'));
     const actual = sortedResponses(await exercise(direct, 'direct'));
-    expect(actual).toEqual(expected);
+    expect(actual).toStrictEqual(expected);
     // What the comparison rests on: the refusals and the binary value are there, typed as the SDK types them.
     expect(actual[5]).toEqual({
       error: 'ConditionalCheckFailedException',
@@ -164,9 +179,11 @@ describe('store calls to the embedded store', () => {
     });
     expect((actual[6] as { error: string }).error).toBe('ValidationException');
     expect((actual[2] as { Item: { raw: Uint8Array } }).Item.raw).toEqual(new Uint8Array([0, 1, 254, 255]));
+    expect((actual[2] as { Item: { buffered: Uint8Array } }).Item.buffered).toEqual(new Uint8Array([7, 8, 9]));
+    expect(actual[7]).toEqual({ Attributes: { listed: { L: [{ S: 'x' }] } } });
 
     const itemCalls = recording.seen.filter((one) => !/Table|TimeToLive/.test(one.target ?? ''));
-    expect(itemCalls.length).toBe(12);
+    expect(itemCalls.length).toBe(13);
     expect(itemCalls.every((one) => one.storeCall)).toBe(true);
     expect(recording.seen.filter((one) => one.storeCall === false).length).toBeGreaterThan(0);
     overHttp.destroy();
