@@ -242,17 +242,23 @@ export function allDurable(): Promise<void> | undefined {
   return Promise.all(pending).then(() => undefined);
 }
 
-/** The answer to a request whose writes did not reach the disk: DynamoDB's 500, which the SDK retries. */
-function failedWrite(res: ServerResponse, error: unknown): string {
-  const body = JSON.stringify({
+/** DynamoDB's 500 for a request whose writes did not reach the disk (the SDK retries it): its JSON body. */
+function failedWriteBody(error: unknown): string {
+  return JSON.stringify({
     __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
     message: `The store could not write to disk: ${error instanceof Error ? error.message : String(error)}`,
   });
-  res.statusCode = 500;
-  res.removeHeader('x-amz-crc32');
-  res.setHeader('Content-Type', 'application/x-amz-json-1.0');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  return body;
+}
+
+/**
+ * `durable()` once every write accepted so far (on every database of this thread) is on disk, at once when none is
+ * pending; `failed(body)` with DynamoDB's 500 body if that write failed. Every answer of the store goes through it,
+ * over HTTP (`withDurableAnswers`) and as a store call.
+ */
+export function whenDurable<T>(durable: () => T, failed: (body: string) => T): T | Promise<T> {
+  const pending = allDurable();
+  if (!pending) return durable();
+  return pending.then(durable, (error: unknown) => failed(failedWriteBody(error)));
 }
 
 /**
@@ -261,13 +267,17 @@ function failedWrite(res: ServerResponse, error: unknown): string {
  */
 export function withDurableAnswers(listener: RequestListener): RequestListener {
   return (req, res) => {
-    const end = res.end;
+    const end = res.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
     res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-      const pending = allDurable();
-      if (!pending) return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
-      pending.then(
-        () => (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest),
-        (error: unknown) => (end as (body: string) => ServerResponse).call(this, failedWrite(this, error)),
+      void whenDurable(
+        () => end.call(this, chunk, ...rest),
+        (body) => {
+          this.statusCode = 500;
+          this.removeHeader('x-amz-crc32');
+          this.setHeader('Content-Type', 'application/x-amz-json-1.0');
+          this.setHeader('Content-Length', Buffer.byteLength(body));
+          return end.call(this, body);
+        },
       );
       return this;
     } as ServerResponse['end'];

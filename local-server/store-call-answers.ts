@@ -4,7 +4,7 @@
  * HTTP parts around them (the authorization header's shape, the CRC of the answer, a random request id).
  */
 import { createRequire } from 'node:module';
-import { allDurable } from './group-commit';
+import { whenDurable } from './group-commit';
 import { STORE_CALL_OPERATIONS, type StoreAnswer, type StoreCall } from './store-calls';
 
 /** dynalite's store: what its actions and validations receive (opaque here). */
@@ -25,6 +25,7 @@ interface Validation {
   custom?: unknown;
 }
 interface Validations {
+  toLowerFirst(name: string): string;
   checkTypes(data: unknown, types: unknown): unknown;
   checkValidations(data: unknown, types: unknown, custom: unknown, store: DynaliteStore): void;
 }
@@ -52,16 +53,20 @@ export function withDynaliteStore<T>(start: () => T): { started: T; store: Dynal
   }
 }
 
-const lowerFirst = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
-
 const JSON_TYPE = { 'content-type': 'application/x-amz-json-1.0' };
 
 function errorAnswer(statusCode: number, body: unknown): StoreAnswer {
   return { statusCode, headers: JSON_TYPE, body: JSON.stringify(body) };
 }
 
-const internalError = (message: string) =>
-  errorAnswer(500, { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message });
+/** A refusal dynalite made (with its status and body), or an error of its own code: DynamoDB's 500. */
+function refusal(error: DynaliteError): StoreAnswer {
+  if (error.statusCode) return errorAnswer(error.statusCode, error.body);
+  return errorAnswer(500, {
+    __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+    message: String(error.message),
+  });
+}
 
 /**
  * Answers store calls on `store`. With `durable`, each answer waits until everything written so far is on disk
@@ -71,20 +76,19 @@ export function storeCallAnswerer(store: DynaliteStore, durable: boolean): (call
   const validations = requireFromDynalite('./validations') as Validations;
   const actions = new Map<string, { action: Action; validation: Validation }>();
   for (const operation of STORE_CALL_OPERATIONS) {
+    const name = validations.toLowerFirst(operation);
     actions.set(operation, {
-      action: requireFromDynalite(`./actions/${lowerFirst(operation)}`) as Action,
-      validation: requireFromDynalite(`./validations/${lowerFirst(operation)}`) as Validation,
+      action: requireFromDynalite(`./actions/${name}`) as Action,
+      validation: requireFromDynalite(`./validations/${name}`) as Validation,
     });
   }
-  const settle = (answer: StoreAnswer): StoreAnswer | Promise<StoreAnswer> => {
-    const pending = durable ? allDurable() : undefined;
-    if (!pending) return answer;
-    return pending.then(
-      () => answer,
-      (error: unknown) =>
-        internalError(`The store could not write to disk: ${error instanceof Error ? error.message : String(error)}`),
-    );
-  };
+  const settle = (answer: StoreAnswer): StoreAnswer | Promise<StoreAnswer> =>
+    durable
+      ? whenDurable(
+          () => answer,
+          (body) => ({ statusCode: 500, headers: JSON_TYPE, body }),
+        )
+      : answer;
   return (call) => {
     const known = actions.get(call.operation);
     if (!known)
@@ -94,24 +98,15 @@ export function storeCallAnswerer(store: DynaliteStore, durable: boolean): (call
       data = validations.checkTypes(JSON.parse(call.body), known.validation.types);
       validations.checkValidations(data, known.validation.types, known.validation.custom, store);
     } catch (error) {
-      const refused = error as DynaliteError;
       if (error instanceof SyntaxError) {
         return Promise.resolve(errorAnswer(400, { __type: 'com.amazon.coral.service#SerializationException' }));
       }
-      return Promise.resolve(
-        refused.statusCode ? errorAnswer(refused.statusCode, refused.body) : internalError(String(refused.message)),
-      );
+      return Promise.resolve(refusal(error as DynaliteError));
     }
     return new Promise<StoreAnswer>((resolve) => {
       known.action(store, data, (error, output) => {
         // A refusal, too, may rest on writes not on disk yet (the count that reached a plan's limit, say).
-        if (error) {
-          resolve(
-            settle(error.statusCode ? errorAnswer(error.statusCode, error.body) : internalError(String(error.message))),
-          );
-          return;
-        }
-        resolve(settle({ statusCode: 200, headers: JSON_TYPE, body: JSON.stringify(output) }));
+        resolve(settle(error ? refusal(error) : { statusCode: 200, headers: JSON_TYPE, body: JSON.stringify(output) }));
       });
     });
   };

@@ -51,8 +51,8 @@ export function isStoreCall(request: unknown): request is StoreCall {
 
 /**
  * Whether an input needs more than a plain `JSON.stringify` to read as the SDK's serializer writes it: bytes
- * (base64 in DynamoDB's JSON) or nulls (which it leaves out of members and maps). Walking an admission's input and then serializing it
- * plainly took about a third less time than a replacer called on every member.
+ * (base64 in DynamoDB's JSON) or nulls (which it leaves out of members and maps). Walking an admission's input and
+ * then serializing it plainly took about a third less time than a replacer called on every member.
  */
 function needsCare(value: unknown): boolean {
   if (value === null) return true;
@@ -64,8 +64,8 @@ function needsCare(value: unknown): boolean {
 }
 
 /**
- * Bytes as base64 and no null members, as the SDK's serializer writes them. The holder's own member is read, not `value`:
- * `JSON.stringify` has already turned a Buffer into `{ type, data }` through its `toJSON` by then.
+ * Bytes as base64 and no null members, as the SDK's serializer writes them. The holder's own member is read, not
+ * `value`: `JSON.stringify` has already turned a Buffer into `{ type, data }` through its `toJSON` by then.
  */
 function asTheSdkWrites(this: unknown, key: string, value: unknown): unknown {
   const original = (this as Record<string, unknown>)[key];
