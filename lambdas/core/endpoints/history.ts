@@ -26,7 +26,7 @@ import {
   readAll,
   readDay,
 } from '../http/parameters';
-import { successResponse } from '../http/responses';
+import { stringifyJson, successResponse } from '../http/responses';
 import { UNSETTLED_CACHE_CONTROL } from '../http/routes';
 import type { RateReader } from '../service/rate-reader';
 import { sourcesOf, storeRead } from './current-rates';
@@ -74,14 +74,17 @@ async function servedDay(
   date: string,
   fallback: boolean,
 ): Promise<Served | undefined> {
+  // A pair's rate on a past day is computed once per day's snapshot (the rounding is most of a warm request's work).
+  const rateOf = (snapshot: RateSnapshot) =>
+    reader.memo(snapshot, `rate:${from}:${to}`, () => crossRate(snapshot.rates, from, to));
   const requested = await storeRead(() => reader.getDay(date));
-  const rate = requested ? crossRate(requested.rates, from, to) : undefined;
+  const rate = requested ? rateOf(requested) : undefined;
   if (requested && rate !== undefined) return { day: date, snapshot: requested, rate };
   if (!fallback) return undefined;
   const earlier = Array.from({ length: FALLBACK_DAYS }, (_, i) => addDays(date, -(i + 1)));
   const snapshots = await storeRead(() => Promise.all(earlier.map((day) => reader.getDay(day))));
   for (const [i, snapshot] of snapshots.entries()) {
-    const earlierRate = snapshot ? crossRate(snapshot.rates, from, to) : undefined;
+    const earlierRate = snapshot ? rateOf(snapshot) : undefined;
     if (snapshot && earlierRate !== undefined) return { day: earlier[i] as string, snapshot, rate: earlierRate };
   }
   return undefined;
@@ -102,7 +105,7 @@ export const endpoint = defineEndpoint({
       if (fallback === 'previous') throw new NoFallbackDataError(from, to, date, FALLBACK_DAYS);
       throw new NoDataAvailableError(from, to, date);
     }
-    const data = {
+    const render = () => ({
       base: from,
       target: to,
       date,
@@ -110,10 +113,17 @@ export const endpoint = defineEndpoint({
       rate: served.rate,
       published_at: served.snapshot.publishedAt,
       ...(expand === 'sources' ? { sources: sourcesOf(served.snapshot, [from, to]) } : {}),
-    };
+    });
+    if (served.day === date) {
+      // The requested day's own answer depends on its snapshot, the pair and the options only: rendered once per
+      // snapshot, as latest's body is, so a cached day costs a warm function no more than latest does.
+      const key = `history:${date}:${from}:${to}:${fallback ?? ''}:${expand ?? ''}`;
+      const body = deps.reader.memo(served.snapshot, key, () => stringifyJson({ success: true, data: render() }));
+      return successResponse(undefined, { body });
+    }
     // The requested day's own rate may still arrive (a late source): such an answer can change, so not immutable.
-    const recentFallback = served.day !== date && daysBetween(date, today) <= SETTLED_AFTER_DAYS;
-    return successResponse(data, recentFallback ? { cacheControl: UNSETTLED_CACHE_CONTROL } : {});
+    const recentFallback = daysBetween(date, today) <= SETTLED_AFTER_DAYS;
+    return successResponse(render(), recentFallback ? { cacheControl: UNSETTLED_CACHE_CONTROL } : {});
   },
 });
 

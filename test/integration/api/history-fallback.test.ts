@@ -69,6 +69,27 @@ describe('history with fallback=previous', () => {
     );
   });
 
+  it('answers every pair and variant of a day it has already served with its own body, in any order', async () => {
+    const day = '2026-09-28';
+    const variants = [
+      ['USD/AED', '', ['base', 'target', 'date', 'rate', 'published_at']],
+      ['USD/AED', '?expand=sources', ['base', 'target', 'date', 'rate', 'published_at', 'sources']],
+      ['USD/AED', '?fallback=previous', ['base', 'target', 'date', 'effective_date', 'rate', 'published_at']],
+      ['EUR/AED', '', ['base', 'target', 'date', 'rate', 'published_at']],
+      ['USD/AED', '', ['base', 'target', 'date', 'rate', 'published_at']],
+    ] as const;
+    const rates: number[] = [];
+    for (const [pair, query, keys] of variants) {
+      const data = (await history(`${pair}/${day}${query}`)).json().data ?? {};
+      expect(Object.keys(data)).toEqual(keys);
+      expect(`${data.base}/${data.target}`).toBe(pair);
+      rates.push(data.rate as number);
+    }
+    // The same pair's rate in every variant; the other pair's differs.
+    expect(new Set([rates[0], rates[1], rates[2], rates[4]]).size).toBe(1);
+    expect(rates[3]).not.toBe(rates[0]);
+  });
+
   it('serves every day of currency-api (it publishes daily) without falling back', async () => {
     const r = await history('USD/AED/2026-09-05?fallback=previous');
     expect(r.json().data).toMatchObject({ date: '2026-09-05', effective_date: '2026-09-05' });
