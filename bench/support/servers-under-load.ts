@@ -146,7 +146,7 @@ export async function startCeiling(): Promise<RunningServer> {
 }
 
 /** The arguments `npm start` gives node (its flags and bin/start.mjs), read from its script. */
-function npmStartArguments(): string[] {
+export function npmStartArguments(): string[] {
   const { scripts } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };

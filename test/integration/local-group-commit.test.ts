@@ -2,7 +2,7 @@
  * Issue 27: the embedded store writes LevelDB by group commit (local-server/group-commit.ts). What `kill -9` can
  * lose is what was in flight: every request answered before the kill is counted after a restart, and no more
  * are counted than were answered or in flight. The server runs as `npm start` runs it (bin/start.mjs, built
- * JavaScript), which also shows that the built server starts and answers.
+ * JavaScript, with the script's Node flags), which also shows that the built server starts and answers.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { npmStartArguments } from '../../bench/support/servers-under-load';
 import { monthKey } from '../../lambdas/core/domain/quota';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
@@ -36,7 +37,7 @@ afterAll(() => {
 });
 
 function start(dataDir: string): { child: ChildProcess; url: Promise<string>; exited: Promise<unknown> } {
-  const child = spawn(process.execPath, ['bin/start.mjs'], {
+  const child = spawn(process.execPath, npmStartArguments(), {
     cwd: PROJECT_ROOT,
     env: { ...process.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 /**
- * Issue 16: `npm start` under faults. Each case starts the real server (`node bin/start.mjs`, as
- * `npm start` does) on a temporary data directory, injects a fault, and checks what the user sees on stderr, the
- * exit status, and that nothing in the directory was lost or overwritten.
+ * Issue 16: `npm start` under faults. Each case starts the real server (bin/start.mjs with the start script's
+ * Node flags, as `npm start` does) on a temporary data directory, injects a fault, and checks what the user sees on
+ * stderr, the exit status, and that nothing in the directory was lost or overwritten.
  *
  * One data directory (`main`) carries the cases that need a loaded store, in order: the race of two servers, the
  * permissions of what the winner wrote, an account written through it, a damaged log and a damaged CURRENT (both
@@ -25,6 +25,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { npmStartArguments } from '../../bench/support/servers-under-load';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { PROJECT_ROOT } from '../../lib/bundling';
@@ -61,7 +62,7 @@ function newDataDir(): string {
 }
 
 function serve(dataDir: string, env: Record<string, string> = {}): ServerRun {
-  const child = spawn(process.execPath, ['bin/start.mjs'], {
+  const child = spawn(process.execPath, npmStartArguments(), {
     cwd: PROJECT_ROOT,
     env: { ...process.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
