@@ -145,13 +145,20 @@ export async function startCeiling(): Promise<RunningServer> {
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid as number, close: stopper(child) };
 }
 
-/** The arguments `npm start` gives node (its flags and bin/start.mjs), read from its script. */
-export function npmStartArguments(): string[] {
+/**
+ * What `npm start` runs, read from its script: the variables it sets (`NAME=value` before `node`) and the arguments
+ * it gives node (its flags and bin/start.mjs).
+ */
+export function npmStartCommand(): { env: Record<string, string>; args: string[] } {
   const { scripts } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
   const words = scripts.start.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1);
+  const node = words.indexOf('node');
+  const env = Object.fromEntries(
+    words.slice(0, node).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+  );
+  return { env, args: words.slice(node + 1) };
 }
 
 /**
@@ -160,9 +167,10 @@ export function npmStartArguments(): string[] {
  */
 export async function startNpmStart(dataDir: string): Promise<RunningServer & { key: string; readyMs: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, npmStartArguments(), {
+  const command = npmStartCommand();
+  const child = spawn(process.execPath, command.args, {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0' },
+    env: { ...process.env, ...command.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const close = stopper(child);

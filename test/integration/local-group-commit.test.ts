@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { npmStartArguments } from '../../bench/support/servers-under-load';
+import { npmStartCommand } from '../../bench/support/servers-under-load';
 import { monthKey } from '../../lambdas/core/domain/quota';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
@@ -37,9 +37,10 @@ afterAll(() => {
 });
 
 function start(dataDir: string): { child: ChildProcess; url: Promise<string>; exited: Promise<unknown> } {
-  const child = spawn(process.execPath, npmStartArguments(), {
+  const command = npmStartCommand();
+  const child = spawn(process.execPath, command.args, {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0' },
+    env: { ...process.env, ...command.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);

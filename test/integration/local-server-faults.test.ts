@@ -25,7 +25,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { npmStartArguments } from '../../bench/support/servers-under-load';
+import { npmStartCommand } from '../../bench/support/servers-under-load';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { PROJECT_ROOT } from '../../lib/bundling';
@@ -62,9 +62,10 @@ function newDataDir(): string {
 }
 
 function serve(dataDir: string, env: Record<string, string> = {}): ServerRun {
-  const child = spawn(process.execPath, npmStartArguments(), {
+  const command = npmStartCommand();
+  const child = spawn(process.execPath, command.args, {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0', ...env },
+    env: { ...process.env, ...command.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
