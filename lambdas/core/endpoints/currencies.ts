@@ -2,7 +2,7 @@ import { CODE_PATTERN, LOCALE_DOC, object, type RouteDocs } from '../../../api-d
 import { currencyInfo, type Locale } from '../domain/currencies';
 import { singleQuery } from '../http/api-handler';
 import { documented, LOCALE, readAll } from '../http/parameters';
-import { stringifyJson, successResponse } from '../http/responses';
+import { successBody, successResponse } from '../http/responses';
 import { current } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';
@@ -27,7 +27,7 @@ export const endpoint = defineEndpoint({
         const info = currencyInfo(code);
         if (info) currencies[code] = info.name[locale];
       }
-      return stringifyJson({ success: true, data: { currencies } });
+      return successBody({ currencies });
     });
     return successResponse(undefined, { body });
   },

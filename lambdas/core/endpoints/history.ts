@@ -26,7 +26,7 @@ import {
   readAll,
   readDay,
 } from '../http/parameters';
-import { stringifyJson, successResponse } from '../http/responses';
+import { successBody, successResponse } from '../http/responses';
 import { UNSETTLED_CACHE_CONTROL } from '../http/routes';
 import type { RateReader } from '../service/rate-reader';
 import { sourcesOf, storeRead } from './current-rates';
@@ -118,7 +118,7 @@ export const endpoint = defineEndpoint({
       // The requested day's own answer depends on its snapshot, the pair and the options only: rendered once per
       // snapshot, as latest's body is (a warm cached day then took 1.4 to 1.7 times latest's handler time, not 2.8).
       const key = `history:${date}:${from}:${to}:${fallback ?? ''}:${expand ?? ''}`;
-      const body = deps.reader.memo(served.snapshot, key, () => stringifyJson({ success: true, data: render() }));
+      const body = deps.reader.memo(served.snapshot, key, () => successBody(render()));
       return successResponse(undefined, { body });
     }
     // The requested day's own rate may still arrive (a late source): such an answer can change, so not immutable.

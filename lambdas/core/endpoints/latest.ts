@@ -13,7 +13,7 @@ import { rateTable } from '../domain/rates';
 import { nextUpdateAt } from '../domain/source-schedule';
 import { singleQuery } from '../http/api-handler';
 import { currency, documented, EXPAND, type Expand, readAll } from '../http/parameters';
-import { stringifyJson, successResponse } from '../http/responses';
+import { successBody, successResponse } from '../http/responses';
 import { current, feedingSources, requireServed, sourcesOf } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
 import { defineEndpoint } from './endpoint';
@@ -41,16 +41,13 @@ export const endpoint = defineEndpoint({
     // copies a string. Keyed by the next update, a memoized body never carries one that has passed.
     const body = deps.reader.memo(snapshot, `latest:${base}:${expand ?? ''}:${nextUpdate}`, () => {
       const table = rateTable(rates, base);
-      return stringifyJson({
-        success: true,
-        data: {
-          base,
-          updated_at: snapshot.publishedAt,
-          published_at: snapshot.publishedAt,
-          next_update_at: nextUpdate,
-          rates: table,
-          ...(expand === 'sources' ? { sources: sourcesOf(snapshot, Object.keys(table)) } : {}),
-        },
+      return successBody({
+        base,
+        updated_at: snapshot.publishedAt,
+        published_at: snapshot.publishedAt,
+        next_update_at: nextUpdate,
+        rates: table,
+        ...(expand === 'sources' ? { sources: sourcesOf(snapshot, Object.keys(table)) } : {}),
       });
     });
     return successResponse(undefined, { body });

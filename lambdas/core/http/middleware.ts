@@ -156,14 +156,14 @@ function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
 export function conditionalGet(route: RouteDefinition): Middleware {
   // A warm function answers the same body again and again (the day's rates change once a day): comparing it with
   // the last one costs far less than hashing it.
-  let last = { body: '', etag: etagOf('') };
+  let last: { body: string; etag: string } | undefined;
   return {
     after: (request) => {
       const response = request.response;
       if (!route.etag || !response || response.statusCode !== 200) return;
       let given = response.headers.ETag;
       if (given === undefined) {
-        if (response.body !== last.body) last = { body: response.body, etag: etagOf(response.body) };
+        if (last?.body !== response.body) last = { body: response.body, etag: etagOf(response.body) };
         given = last.etag;
       }
       const etag = String(given);

@@ -46,14 +46,18 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export type HttpResponse = APIGatewayProxyResult & { headers: Record<string, string | number | boolean> };
 
+/** The success envelope's body, for an endpoint that renders it once and passes it to `successResponse` after. */
+export function successBody(data: unknown, meta?: Record<string, unknown>): string {
+  return stringifyJson(meta ? { success: true, data, meta } : { success: true, data });
+}
+
 export function successResponse(
   data: unknown,
   options: { cacheControl?: string; meta?: Record<string, unknown>; body?: string } = {},
 ): HttpResponse {
   const headers: Record<string, string> = { 'Content-Type': JSON_CONTENT_TYPE };
   if (options.cacheControl) headers['Cache-Control'] = options.cacheControl;
-  const envelope = options.meta ? { success: true, data, meta: options.meta } : { success: true, data };
-  return { statusCode: 200, headers, body: options.body ?? stringifyJson(envelope) };
+  return { statusCode: 200, headers, body: options.body ?? successBody(data, options.meta) };
 }
 
 /** The error envelope; an error that knows how long to wait (a 429's window, a store outage) sends Retry-After. */
