@@ -20,13 +20,22 @@ export {};
 type Stoppable = { close(): Promise<void> };
 let service: Stoppable | undefined;
 let stopSignal: string | undefined;
+let stopSignalAt = 0;
+
+/**
+ * One Ctrl-C reaches this process twice under `npm start`: from the terminal, which signals the whole process
+ * group, and from npm, which forwards what it receives. A repeat this soon after the first is that same keypress.
+ */
+const SAME_SIGNAL_MS = 500;
 
 function stop(signal: string): void {
   if (stopSignal) {
-    if (!service) process.exit(1); // a second signal while starting: do not wait any longer
+    const repeat = signal === stopSignal && Date.now() - stopSignalAt < SAME_SIGNAL_MS;
+    if (!service && !repeat) process.exit(1); // a second signal while starting: do not wait any longer
     return;
   }
   stopSignal = signal;
+  stopSignalAt = Date.now();
   if (!service) {
     console.log(`\n${signal}: stopping once start-up ends`);
     return;

@@ -156,7 +156,10 @@ export function npmStartCommand(): { env: Record<string, string>; args: string[]
   const words = scripts.start.split(/\s+/);
   const node = words.indexOf('node');
   const env = Object.fromEntries(
-    words.slice(0, node).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
+    words
+      .slice(0, node)
+      .filter((word) => word.includes('='))
+      .map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]),
   );
   return { env, args: words.slice(node + 1) };
 }
