@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const host = parseHost(process.env.HOST);
   const { startLocalService } = await import('../local-server/service');
   const { loadRatesForLocal } = await import('../local-server/load-rates');
-  const { ratesSummary } = await import('../local-server/rates-summary');
+  const { loadWarning, ratesSummary } = await import('../local-server/rates-summary');
   const { formatDay } = await import('../lambdas/core/domain/dates');
   const { localDataDir } = await import('../local-server/local-store');
   const { DOCS_PATH, OPENAPI_PATH } = await import('../local-server/gateway');
@@ -84,11 +84,8 @@ async function main(): Promise<void> {
         log: {
           info: () => undefined,
           warn: (message, details) => {
-            // The per-source failures already say why a run failed; the run's own summary would repeat them.
-            if (message.startsWith('ingestion failed')) return;
-            const source = typeof details?.source === 'string' ? ` (${details.source})` : '';
-            const error = typeof details?.error === 'string' ? `: ${details.error}` : '';
-            console.warn(`  ${message}${source}${error}`);
+            const line = loadWarning(message, details);
+            if (line !== undefined) console.warn(`  ${line}`);
           },
         },
       });

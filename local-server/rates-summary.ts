@@ -59,3 +59,18 @@ export function ratesSummary(result: LocalLoadResult, live: LiveMode, today: str
   }
   return lines;
 }
+
+/**
+ * A warning of the rates' load as `npm start` prints it (without indentation), or undefined for one it leaves out:
+ * a run's own "ingestion failed" summary, since the per-source failures already say why. A refused day names its
+ * date and what was wrong with it, not just "rates rejected".
+ */
+export function loadWarning(message: string, details: Record<string, unknown> = {}): string | undefined {
+  if (message.startsWith('ingestion failed')) return undefined;
+  const text = (name: string) => (typeof details[name] === 'string' ? (details[name] as string) : undefined);
+  const date = text('date');
+  const source = text('source');
+  const why = text('detail') ?? text('error');
+  const subject = message === 'rates rejected' && date ? `${message} for ${date}` : message;
+  return `${subject}${source ? ` (${source})` : ''}${why ? `: ${why}` : ''}`;
+}

@@ -89,6 +89,8 @@ describe('npm start, stopped through npm', () => {
     await until('the server to end', () => !isProcessAlive(pid), 15_000);
     expect(run.stdout()).toContain('SIGTERM: stopping');
     expect(run.stderr()).not.toContain('did not stop cleanly');
+    // A first start loads the bundled data, whose one refused day is named with what it lacks.
+    expect(run.stderr()).toContain('  rates rejected for 2024-05-01: missing CHF\n');
     expect(existsSync(join(run.dataDir, LOCK_FILE))).toBe(false);
     expect(existsSync(join(run.dataDir, ENDPOINT_FILE))).toBe(false);
     await until('the process group to end', () => !groupAlive(run.npm.pid as number), 5_000);

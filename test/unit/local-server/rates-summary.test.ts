@@ -1,5 +1,5 @@
 import type { LocalLoadResult } from '../../../local-server/load-rates';
-import { ratesSummary } from '../../../local-server/rates-summary';
+import { loadWarning, ratesSummary } from '../../../local-server/rates-summary';
 
 const coverage = {
   ecb: { first: '1999-01-04', last: '2026-04-13', days: 6983 },
@@ -54,5 +54,27 @@ describe('ratesSummary', () => {
     expect(ratesSummary(none as LocalLoadResult, 'tried', '2026-11-23')).toEqual([
       'no latest rates yet: the live sources could not be reached, so the bundled data is what is served; /v1/rates/latest answers 503 until rates arrive.',
     ]);
+  });
+});
+
+describe('loadWarning', () => {
+  it('names the refused day and what was wrong with it, not just "rates rejected"', () => {
+    const rejection = { date: '2024-05-01', reason: 'missing-majors', detail: 'missing CHF' };
+    expect(loadWarning('rates rejected', rejection)).toBe('rates rejected for 2024-05-01: missing CHF');
+  });
+
+  it("names the source of a refused currency's move", () => {
+    const jump = { date: '2026-03-03', code: 'RUB', source: 'cbr', reason: 'jump', detail: 'RUB moved 40 %' };
+    expect(loadWarning('rates rejected', jump)).toBe('rates rejected for 2026-03-03 (cbr): RUB moved 40 %');
+  });
+
+  it("names a failed source and its error, and leaves other messages' dates alone", () => {
+    expect(loadWarning('source failed', { source: 'ecb', error: 'HTTP 503', date: '2026-11-23' })).toBe(
+      'source failed (ecb): HTTP 503',
+    );
+  });
+
+  it("leaves out the run's own failure summary, which the sources' lines already explain", () => {
+    expect(loadWarning('ingestion failed: no source delivered', { sources: {} })).toBeUndefined();
   });
 });
