@@ -2,6 +2,7 @@
  * Rates for the local server (`npm start`): the bundled history always (skipped when already loaded), then the
  * live sources when asked and reachable within a short overall budget, so an offline start stays quick.
  */
+import { setMaxListeners } from 'node:events';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Clock, formatTimestamp, systemClock } from '../lambdas/core/domain/dates';
 import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
@@ -156,11 +157,15 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
   }
   if (options.live) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_LOCAL_LIVE_TIMEOUT_MS;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    // Every source's fetches listen to this one deadline at once, more than the 10 over which Node prints a leak
+    // warning; each listener is removed when its fetch ends (sources/http.ts).
+    setMaxListeners(0, deadline);
     const fetchers = fetchersFor(options.sources ?? SOURCE_IDS, {
       urls: options.urls ?? sourceUrlsFromEnv(),
       timeoutMs,
       mode: 'scheduled',
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: deadline,
     });
     const live = await runIngestion({ store, fetchers, clock, log });
     result.live = { status: live.status, daysWritten: live.daysWritten, sources: live.sources };
