@@ -149,7 +149,7 @@ export async function startCeiling(): Promise<RunningServer> {
  * What `npm start` runs, read from its script: the variables it sets (`NAME=value` before `node`) and the arguments
  * it gives node (its flags and bin/start.mjs).
  */
-export function npmStartCommand(): { env: Record<string, string>; args: string[] } {
+function npmStartCommand(): { env: Record<string, string>; args: string[] } {
   const { scripts } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
@@ -165,17 +165,25 @@ export function npmStartCommand(): { env: Record<string, string>; args: string[]
 }
 
 /**
+ * The server exactly as `npm start` runs it (the script's variables and Node flags, without npm and its shell), on
+ * `dataDir`, offline, on a free port; `env` adds or overrides variables. Its output is piped.
+ */
+export function spawnNpmStart(dataDir: string, env: Record<string, string> = {}): ChildProcess {
+  const command = npmStartCommand();
+  return spawn(process.execPath, command.args, {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...command.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/**
  * `npm start` (bin/start.mjs with the script's Node flags) over `dataDir`, offline, on a free port, with an account whose limits the load cannot
  * reach (so every request is admitted, metered, and answered 200) and a key for it.
  */
 export async function startNpmStart(dataDir: string): Promise<RunningServer & { key: string; readyMs: number }> {
   const started = Date.now();
-  const command = npmStartCommand();
-  const child = spawn(process.execPath, command.args, {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ...command.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnNpmStart(dataDir);
   const close = stopper(child);
   try {
     const url = await waitForLine(child, /fxrates is listening on (\S+)/, 'npm start');

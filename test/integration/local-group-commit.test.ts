@@ -4,14 +4,14 @@
  * are counted than were answered or in flight. The server runs as `npm start` runs it (bin/start.mjs, built
  * JavaScript, with the script's Node flags), which also shows that the built server starts and answers.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { npmStartCommand } from '../../bench/support/servers-under-load';
+import { spawnNpmStart } from '../../bench/support/servers-under-load';
 import { monthKey } from '../../lambdas/core/domain/quota';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
@@ -37,12 +37,7 @@ afterAll(() => {
 });
 
 function start(dataDir: string): { child: ChildProcess; url: Promise<string>; exited: Promise<unknown> } {
-  const command = npmStartCommand();
-  const child = spawn(process.execPath, command.args, {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ...command.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnNpmStart(dataDir);
   running.push(child);
   let out = '';
   let err = '';

@@ -8,7 +8,7 @@
  * refused with the files left byte for byte), then a restart over a stale lock and a stale endpoint file (the
  * account still there), and PORT=''. The others use fresh directories and fail before any data is read.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -25,10 +25,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { npmStartCommand } from '../../bench/support/servers-under-load';
+import { spawnNpmStart } from '../../bench/support/servers-under-load';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
-import { PROJECT_ROOT } from '../../lib/bundling';
 import { ENDPOINT_FILE, localTableNames } from '../../local-server/local-store';
 import { LOCK_FILE, readLock } from '../../local-server/running-servers';
 
@@ -62,12 +61,7 @@ function newDataDir(): string {
 }
 
 function serve(dataDir: string, env: Record<string, string> = {}): ServerRun {
-  const command = npmStartCommand();
-  const child = spawn(process.execPath, command.args, {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, ...command.env, FXRATES_DATA_DIR: dataDir, FXRATES_OFFLINE: 'true', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnNpmStart(dataDir, env);
   running.push(child);
   let out = '';
   let err = '';
