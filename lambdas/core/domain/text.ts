@@ -1,8 +1,17 @@
 /**
- * Characters echoed as they are: printable ASCII, and the letters, digits and marks of any script, unless they are
- * default-ignorable (shown as nothing: the Hangul filler, variation selectors, the combining grapheme joiner).
+ * Characters echoed as they are besides printable ASCII: the letters, digits and marks of any script, unless they
+ * are default-ignorable (shown as nothing: the Hangul filler, variation selectors, the combining grapheme joiner).
+ * Built at the first character outside ASCII, not at load.
  */
-const SHOWN = /^[\x20-\x7e]$|^(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{M}]$/u;
+// Why: docs/clever-parts.md#unicode-pattern-built-on-first-use
+let shownBeyondAscii: RegExp | undefined;
+
+function isShown(char: string): boolean {
+  const code = char.charCodeAt(0);
+  if (code < 0x80) return code >= 0x20 && code <= 0x7e;
+  shownBeyondAscii ??= /^(?!\p{Default_Ignorable_Code_Point})[\p{L}\p{N}\p{M}]$/u;
+  return shownBeyondAscii.test(char);
+}
 
 /** One code point written as `\u{XXXX}`: upper-case hex, at least four digits. */
 function escapeCodePoint(char: string): string {
@@ -21,7 +30,7 @@ export function printable(text: string, maxLength: number): string {
   // Iterating a string visits code points: a surrogate pair comes as one, a lone surrogate alone.
   for (const char of text) {
     if (count >= maxLength) return `${shown}…`;
-    shown += SHOWN.test(char) ? char : escapeCodePoint(char);
+    shown += isShown(char) ? char : escapeCodePoint(char);
     count += 1;
   }
   return shown;

@@ -38,6 +38,13 @@ describe('printable: outside text echoed in a message', () => {
     expect(printable(input, 16)).toBe(shown);
   });
 
+  it('shows exactly the ASCII characters from space to tilde and escapes the other 33 (controls and DEL)', () => {
+    const ascii = Array.from({ length: 0x80 }, (_, code) => String.fromCharCode(code));
+    const shown = ascii.filter((char) => printable(char, 1) === char);
+    expect(shown.join('')).toBe(ascii.slice(0x20, 0x7f).join(''));
+    expect(printable('\u001f\u007f', 2)).toBe('\\u{001F}\\u{007F}');
+  });
+
   it('escapes an emoji as one code point, never as two halves', () => {
     expect(printable('💶', 16)).toBe('\\u{1F4B6}');
     expect(printable('a👍🏽b', 16)).toBe('a\\u{1F44D}\\u{1F3FD}b');
