@@ -5,8 +5,8 @@ import { createAuthorizerObserver, logUnavailable } from '../lambdas/core/auth/o
 import { type Clock, systemClock } from '../lambdas/core/domain/dates';
 import { AccountsReadStore } from '../lambdas/core/store/accounts-read-store';
 import { createDocumentClient, createMeteringClient, STORE_CALL_LIMITS } from '../lambdas/core/store/clients';
-import { UsageStore } from '../lambdas/core/store/usage-store';
 import { type LocalRequest, LocalRequestHandler, type LocalResponse } from './in-process-transport';
+import { SharedWriteUsageStore } from './shared-write-usage-store';
 import { sendStoreCalls } from './store-calls';
 
 /** How the authorizer's requests reach the store: the SDK's request handler, as the local server's clients use it. */
@@ -60,10 +60,11 @@ export class DeadlineTransport extends LocalRequestHandler {
 }
 
 /**
- * The REQUEST authorizer of the local server: the same module and stores as the Lambda authorizer, its DynamoDB
- * requests sent through `client`'s transport to the embedded store, with the Lambda clients' limits
- * (STORE_CALL_LIMITS): each attempt ends after the request timeout, and the SDK tries twice. A store that hangs or
- * fails is then answered 503 with Retry-After, as on AWS.
+ * The REQUEST authorizer of the local server: the same module and stores as the Lambda authorizer (the usage
+ * store lets requests that arrive together share a write), its DynamoDB requests sent through `client`'s
+ * transport to the embedded store, with the Lambda clients' limits (STORE_CALL_LIMITS): each attempt ends after
+ * the request timeout, and the SDK tries twice. A store that hangs or fails is then answered 503 with Retry-After,
+ * as on AWS.
  */
 export function createLocalAuthorizer(
   client: DynamoDBDocumentClient,
@@ -81,7 +82,7 @@ export function createLocalAuthorizer(
   return createAuthorizer({
     keys: accounts,
     accounts,
-    usage: new UsageStore(
+    usage: new SharedWriteUsageStore(
       sendStoreCalls(createMeteringClient(document, options.endpoint, { failFast: true })),
       options.accountsTable,
       { clock },

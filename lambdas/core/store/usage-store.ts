@@ -58,7 +58,19 @@ export interface UsageStoreDeps {
   onCleanupError?: (error: unknown) => void;
 }
 
-type Stored = Record<string, unknown>;
+/** An item's numbers and strings by attribute name. */
+export type Stored = Record<string, unknown>;
+
+/** One admission write: the usage item, the minute it counts in, and how its answers read. */
+export interface AdmissionPlan {
+  pk: string;
+  minute: number;
+  limits: { minuteLimit: number; monthLimit: number };
+  slot: { attribute: string; digest: string } | undefined;
+  expression: ReturnType<typeof admissionExpression>;
+  state(verdict: MeterVerdict, counts: UsageCounts): MeterState;
+  countsOf(item: Stored | undefined): UsageCounts;
+}
 
 /** The usage item holds only numbers and strings, so the store marshals them itself and reads nothing else. */
 function unmarshallCounts(item: Record<string, AttributeValue> | undefined): Stored | undefined {
@@ -93,6 +105,8 @@ interface AdmissionParts {
   day: number;
   minuteLimit: number;
   monthLimit: number;
+  /** How many requests the write admits: it adds this many, and only if the counts leave room for all. */
+  count: number;
   countsTowardMonth: boolean;
   slot: { attribute: string; digest: string } | undefined;
   expiresAt: number;
@@ -109,8 +123,8 @@ function admissionExpression(parts: AdmissionParts) {
     '#x': EXPIRES_AT,
   };
   const values: Record<string, AttributeValue> = {
-    ':one': { N: '1' },
-    ':ml': { N: String(parts.minuteLimit) },
+    ':one': { N: String(parts.count) },
+    ':ml': { N: String(parts.minuteLimit - parts.count + 1) },
     ':x': { N: String(parts.expiresAt) },
   };
   const add = ['#m :one', '#d :one'];
@@ -119,7 +133,7 @@ function admissionExpression(parts: AdmissionParts) {
   let remove = '';
   if (parts.countsTowardMonth) {
     names['#c'] = MONTH_COUNT;
-    values[':cl'] = { N: String(parts.monthLimit) };
+    values[':cl'] = { N: String(parts.monthLimit - parts.count + 1) };
     add.push('#c :one');
     conditions.push('NOT #c >= :cl');
   }
@@ -144,80 +158,109 @@ function admissionExpression(parts: AdmissionParts) {
 /**
  * `admit` is one conditional UpdateItem returning ALL_NEW, so concurrent requests are admitted exactly up to the
  * limits. A refusal writes nothing and takes its figures from the failed condition's item (ALL_OLD), or from one
- * consistent read where an implementation does not return it (DynamoDB does).
+ * consistent read where an implementation does not return it (DynamoDB does). A write can admit several requests
+ * at once (`plan`'s `requests`), which the local server's store does for requests that arrive together.
  */
 export class UsageStore {
   constructor(
     private readonly client: DynamoDBClient,
     readonly tableName: string,
-    private readonly deps: UsageStoreDeps,
+    protected readonly deps: UsageStoreDeps,
   ) {}
 
-  async admit(input: AdmitInput): Promise<MeterState> {
-    const at = this.deps.clock().getTime();
+  admit(input: AdmitInput): Promise<MeterState> {
+    return this.admitOne(input, this.deps.clock().getTime());
+  }
+
+  /** The write that admits `requests` requests like `input` at `at`, and how its answers read. */
+  protected plan(input: AdmitInput, at: number, requests: number): AdmissionPlan {
     const limits = { minuteLimit: input.limits.perMinute, monthLimit: effectiveLimit(input.limits) };
     const pk = usageKey(input.accountId, monthKey(at));
     const minute = minuteOfMonth(at);
-    const state = (verdict: MeterVerdict, counts: UsageCounts): MeterState => ({
-      verdict,
-      plan: input.limits.name,
-      ...limits,
-      ...counts,
-      at,
-    });
-    const countsOf = (item: Stored | undefined): UsageCounts => ({
-      minuteUsed: count(item, minuteAttribute(minute)),
-      monthUsed: count(item, MONTH_COUNT),
-    });
+    const slot = input.requestId === undefined ? undefined : requestSlot(input.requestId);
+    const expiresAt = Math.floor(monthStartMs(at, 1 + RETENTION_MONTHS_AFTER_END) / 1000);
+    return {
+      pk,
+      minute,
+      limits,
+      slot,
+      expression: admissionExpression({
+        minute,
+        day: dayOfMonth(at),
+        ...limits,
+        count: requests,
+        countsTowardMonth: input.countsTowardMonth,
+        slot,
+        expiresAt,
+      }),
+      state: (verdict: MeterVerdict, counts: UsageCounts): MeterState => ({
+        verdict,
+        plan: input.limits.name,
+        ...limits,
+        ...counts,
+        at,
+      }),
+      countsOf: (item: Stored | undefined): UsageCounts => ({
+        minuteUsed: count(item, minuteAttribute(minute)),
+        monthUsed: count(item, MONTH_COUNT),
+      }),
+    };
+  }
+
+  /** The admission's conditional write: the item after it, or, when refused, the item before it. */
+  protected async send(plan: AdmissionPlan): Promise<{ item: Stored } | { old: Stored | undefined }> {
+    try {
+      const out = await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { pk: { S: plan.pk } },
+          ...plan.expression,
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { item: unmarshallCounts(out.Attributes) ?? {} };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      // The condition can only fail on an existing item; when the error does not carry it, it is read.
+      return {
+        old:
+          unmarshallCounts(error.Item) ??
+          (await this.read(plan.pk, [
+            minuteAttribute(plan.minute),
+            MONTH_COUNT,
+            ...(plan.slot ? [plan.slot.attribute] : []),
+          ])),
+      };
+    }
+  }
+
+  protected async admitOne(input: AdmitInput, at: number): Promise<MeterState> {
+    const plan = this.plan(input, at, 1);
+    const { pk, limits, slot } = plan;
 
     const refused = async (verdict: MeterVerdict, counts: UsageCounts): Promise<MeterState> => {
       if (verdict !== 'admitted') await this.countRefusal(pk, at);
-      return state(verdict, counts);
+      return plan.state(verdict, counts);
     };
 
     // A limit of 0 blocks the account; the write's "counter absent" branch would admit, so decide from a read.
     // Nothing is written for a blocked account, its refusals included: an operator's block costs no writes.
     if (limits.minuteLimit <= 0 || (input.countsTowardMonth && limits.monthLimit <= 0)) {
-      const counts = countsOf(await this.read(pk, [minuteAttribute(minute), MONTH_COUNT]));
-      return state(decideAdmission(counts, limits, input.countsTowardMonth), counts);
+      const counts = plan.countsOf(await this.read(pk, [minuteAttribute(plan.minute), MONTH_COUNT]));
+      return plan.state(decideAdmission(counts, limits, input.countsTowardMonth), counts);
     }
 
-    const slot = input.requestId === undefined ? undefined : requestSlot(input.requestId);
-    const expiresAt = Math.floor(monthStartMs(at, 1 + RETENTION_MONTHS_AFTER_END) / 1000);
-    const expression = admissionExpression({
-      minute,
-      day: dayOfMonth(at),
-      ...limits,
-      countsTowardMonth: input.countsTowardMonth,
-      slot,
-      expiresAt,
-    });
-
     for (let attempt = 1; ; attempt++) {
-      let old: Stored | undefined;
-      try {
-        const out = await this.client.send(
-          new UpdateItemCommand({
-            TableName: this.tableName,
-            Key: { pk: { S: pk } },
-            ...expression,
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        );
-        const item = unmarshallCounts(out.Attributes) ?? {};
-        await this.removeStaleMinutes(pk, item, minute);
-        return state('admitted', countsOf(item));
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        // The condition can only fail on an existing item; when the error does not carry it, it is read.
-        old =
-          unmarshallCounts(error.Item) ??
-          (await this.read(pk, [minuteAttribute(minute), MONTH_COUNT, ...(slot ? [slot.attribute] : [])]));
+      const outcome = await this.send(plan);
+      if ('item' in outcome) {
+        await this.removeStaleMinutes(pk, outcome.item, plan.minute);
+        return plan.state('admitted', plan.countsOf(outcome.item));
       }
+      const { old } = outcome;
       // An SDK retry of a write that was applied but whose answer was lost: the request is already counted.
-      if (slot && old?.[slot.attribute] === slot.digest) return state('admitted', countsOf(old));
-      const counts = countsOf(old);
+      if (slot && old?.[slot.attribute] === slot.digest) return plan.state('admitted', plan.countsOf(old));
+      const counts = plan.countsOf(old);
       const verdict = decideAdmission(counts, limits, input.countsTowardMonth);
       if (verdict !== 'admitted') return refused(verdict, counts);
       if (attempt >= MAX_ATTEMPTS) {
@@ -307,7 +350,7 @@ export class UsageStore {
   }
 
   /** Removes minute counters older than the previous minute, left behind by a gap in traffic. */
-  private async removeStaleMinutes(pk: string, item: Stored, minute: number): Promise<void> {
+  protected async removeStaleMinutes(pk: string, item: Stored, minute: number): Promise<void> {
     const stale = Object.keys(item).filter((name) => {
       const m = MINUTE_ATTRIBUTE.exec(name);
       return m !== null && Number(m[1]) < minute - 1;

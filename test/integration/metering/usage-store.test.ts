@@ -7,6 +7,7 @@ import { createDocumentClient, createMeteringClient, STORE_CALL_LIMITS } from '.
 import { isStoreUnavailable } from '../../../lambdas/core/store/store-errors';
 import { usageKey } from '../../../lambdas/core/store/tables';
 import { UsageStore } from '../../../lambdas/core/store/usage-store';
+import { SharedWriteUsageStore } from '../../../local-server/shared-write-usage-store';
 import { backends, freshTables, type TestTables } from '../../support/backends';
 import { startStoreProxy } from '../../support/store-proxy';
 
@@ -95,6 +96,75 @@ describe.each(backends())('UsageStore on $name', (backend) => {
     expect(sorted(late.map((s) => s.minuteUsed))).toEqual(range(1, 20));
     expect(await store.getMonthUsed(accountId)).toBe(40);
     expect((await after.admit(input)).verdict).toBe('rate-limit-exceeded');
+  });
+
+  describe("npm start's store, when requests to one usage item arrive together", () => {
+    let shared: SharedWriteUsageStore;
+    beforeEach(() => {
+      shared = new SharedWriteUsageStore(meteringClient(), tables.accountsTable, { clock });
+    });
+
+    it('admits 40 of them with two writes, each given the counts of its turn', async () => {
+      const client = meteringClient();
+      const counter = attachDdbCounter(client);
+      const together = new SharedWriteUsageStore(client, tables.accountsTable, { clock });
+      const input = { accountId, limits: limits({}), countsTowardMonth: true };
+      const states = await Promise.all(range(1, 40).map((i) => together.admit({ ...input, requestId: `r-${i}` })));
+      expect(states.every((s) => s.verdict === 'admitted')).toBe(true);
+      expect(states.map((s) => s.monthUsed)).toEqual(range(1, 40));
+      expect(states.map((s) => s.minuteUsed)).toEqual(range(1, 40));
+      // The first request's write, then one for the 39 that arrived while it was on its way.
+      expect(counter.snapshot()).toMatchObject({ writes: 2, reads: 0 });
+      expect(await store.getMonthUsed(accountId)).toBe(40);
+      expect((await store.monthUsage(accountId)).admittedByDay.get(15)).toBe(40);
+    });
+
+    it('admits only the room the month has left when those that gathered do not all fit', async () => {
+      const plan = limits({ monthlyLimit: 60, overflowAllowed: false });
+      await admitMany(shared, 50, { limits: plan, countsTowardMonth: true });
+      // The first takes the 51st place alone; the other 19 would fit the limit, not the 9 places left.
+      const states = await admitMany(shared, 20, { limits: plan, countsTowardMonth: true });
+      expect(sorted(admittedOf(states).map((s) => s.monthUsed))).toEqual(range(51, 60));
+      expect(states.filter((s) => s.verdict === 'quota-exceeded')).toHaveLength(10);
+      expect(await store.getMonthUsed(accountId)).toBe(60);
+      expect((await store.monthUsage(accountId)).refusedByDay.get(15)).toBe(10);
+    });
+
+    it('admits no more than the minute allows when those that gathered start a new minute', async () => {
+      const input = { accountId, limits: limits({ perMinute: 5 }), countsTowardMonth: true };
+      now = ms('2026-09-15T10:20:59.000Z');
+      const pending = Array.from({ length: 20 }, () => shared.admit(input));
+      // The first write is on its way in 10:20; the 19 that wait for it are sent in 10:21, a minute of no count.
+      now = ms('2026-09-15T10:21:00.000Z');
+      const states = await Promise.all(pending);
+      expect(states[0]).toMatchObject({ verdict: 'admitted', minuteUsed: 1 });
+      expect(sorted(admittedOf(states.slice(1)).map((s) => s.minuteUsed))).toEqual(range(1, 5));
+      expect(states.filter((s) => s.verdict === 'rate-limit-exceeded')).toHaveLength(14);
+      expect(await store.getMonthUsed(accountId)).toBe(6);
+    });
+
+    it('counts them once when the SDK retries their write whose answer was lost', async () => {
+      const client = meteringClient();
+      const counter = attachDdbCounter(client);
+      let updates = 0;
+      client.middlewareStack.add(
+        (next, context) => async (args) => {
+          const result = await next(args);
+          if (context.commandName === 'UpdateItemCommand' && ++updates === 2) {
+            throw Object.assign(new Error('answer lost'), { name: 'TimeoutError', $metadata: {} });
+          }
+          return result;
+        },
+        { step: 'finalizeRequest', priority: 'low', name: 'loseSecondAnswer' },
+      );
+      const flaky = new SharedWriteUsageStore(client, tables.accountsTable, { clock });
+      const input = { accountId, limits: limits({}), countsTowardMonth: true };
+      const states = await Promise.all(range(1, 10).map((i) => flaky.admit({ ...input, requestId: `r-${i}` })));
+      expect(states.map((s) => [s.verdict, s.monthUsed])).toEqual(range(1, 10).map((n) => ['admitted', n]));
+      // The first request's write, the shared write, and its retry refused by the slot of its request id.
+      expect(counter.snapshot()).toMatchObject({ writes: 3, failedConditions: 1 });
+      expect(await store.getMonthUsed(accountId)).toBe(10);
+    });
   });
 
   it('starts a fresh minute at :00.000 after the minute was used up at :59.999', async () => {

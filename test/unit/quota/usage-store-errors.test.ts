@@ -9,6 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { PLANS } from '../../../lambdas/core/domain/plans';
 import { minuteOfMonth } from '../../../lambdas/core/domain/quota';
 import { UsageStore } from '../../../lambdas/core/store/usage-store';
+import { SharedWriteUsageStore } from '../../../local-server/shared-write-usage-store';
 
 const now = Date.parse('2026-09-15T10:20:19.000Z');
 const minute = `m${minuteOfMonth(now)}`;
@@ -38,6 +39,26 @@ describe('UsageStore error paths', () => {
       .on(UpdateItemCommand)
       .rejects(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }));
     await expect(store.admit(input)).rejects.toBeInstanceOf(ProvisionedThroughputExceededException);
+  });
+
+  it("fails every request that waited for npm start's shared write when it fails, and admits the next ones", async () => {
+    const counts = (n: number) => ({ Attributes: { [minute]: { N: String(n) }, month_count: { N: String(n) } } });
+    ddb
+      .on(UpdateItemCommand)
+      .resolvesOnce(counts(1))
+      .rejectsOnce(new ProvisionedThroughputExceededException({ message: 'slow down', $metadata: {} }))
+      .resolves(counts(2));
+    const shared = new SharedWriteUsageStore(client, 'accounts', { clock: () => new Date(now) });
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => shared.admit(input)));
+    expect(results[0]).toMatchObject({ status: 'fulfilled', value: { verdict: 'admitted', monthUsed: 1 } });
+    for (const result of results.slice(1)) {
+      expect(result).toMatchObject({ status: 'rejected', reason: expect.any(ProvisionedThroughputExceededException) });
+    }
+    // The four that waited went as one write: it adds 4 if the minute (10) has room for all four.
+    const values = ddb.commandCalls(UpdateItemCommand)[1]?.args[0].input.ExpressionAttributeValues;
+    expect(values).toMatchObject({ ':one': { N: '4' }, ':ml': { N: '7' }, ':cl': { N: '1497' } });
+    expect(await shared.admit(input)).toMatchObject({ verdict: 'admitted', monthUsed: 2 });
+    expect(ddb.commandCalls(UpdateItemCommand)).toHaveLength(3);
   });
 
   it('decides a refusal from the marshalled old item of the failed condition, without a read', async () => {

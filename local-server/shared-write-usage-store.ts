@@ -1,0 +1,93 @@
+import { effectiveLimit, type MeterState, monthKey } from '../lambdas/core/domain/quota';
+import { usageKey } from '../lambdas/core/store/tables';
+import { type AdmitInput, UsageStore } from '../lambdas/core/store/usage-store';
+
+interface Waiting {
+  input: AdmitInput;
+  resolve(state: MeterState): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * The local server's usage store. A Lambda function instance admits one request at a time; this process admits
+ * every connection's, so requests of one account meet at their usage item. While an admission write to an item is
+ * on its way, the requests for it that arrive wait, and then go together as one write (see `admitTogether`).
+ * What a crash can lose is what it could before: each request is answered once the write that counts it is durable.
+ */
+// Why: docs/clever-parts.md#admissions-that-arrive-together-share-a-write
+export class SharedWriteUsageStore extends UsageStore {
+  /** The requests waiting for a write to their usage item to be done, by the item's key. */
+  private readonly waiting = new Map<string, Waiting[]>();
+
+  override admit(input: AdmitInput): Promise<MeterState> {
+    const at = this.deps.clock().getTime();
+    const pk = usageKey(input.accountId, monthKey(at));
+    const queue = this.waiting.get(pk);
+    if (queue !== undefined) return new Promise((resolve, reject) => queue.push({ input, resolve, reject }));
+    this.waiting.set(pk, []);
+    return this.admitOne(input, at).finally(() => this.sendWaiting(pk));
+  }
+
+  /** Sends what gathered for `pk`, one write per set of limits, and then what gathers meanwhile, until none has. */
+  private sendWaiting(pk: string): void {
+    const gathered = this.waiting.get(pk);
+    if (gathered === undefined || gathered.length === 0) {
+      this.waiting.delete(pk);
+      return;
+    }
+    this.waiting.set(pk, []);
+    const at = this.deps.clock().getTime();
+    const groups = new Map<string, Waiting[]>();
+    for (const waiting of gathered) {
+      const { input } = waiting;
+      const key = `${input.countsTowardMonth} ${input.limits.perMinute} ${effectiveLimit(input.limits)}`;
+      const group = groups.get(key);
+      if (group) group.push(waiting);
+      else groups.set(key, [waiting]);
+    }
+    const sent = [...groups.values()].map(async (group) => {
+      try {
+        const states = await this.admitTogether(
+          group.map((waiting) => waiting.input),
+          at,
+        );
+        for (const [i, waiting] of group.entries()) waiting.resolve(states[i] as MeterState);
+      } catch (error) {
+        for (const waiting of group) waiting.reject(error);
+      }
+    });
+    void Promise.all(sent).then(() => this.sendWaiting(pk));
+  }
+
+  /**
+   * Admits requests of one account with the same limits as if one after the other: one write that adds their
+   * number when the limits leave room for all of them, each request then given the counts it would have seen.
+   * When their number is over a limit, or the write is refused, each is admitted by a write of its own, which
+   * decides exactly which of them the limits leave room for.
+   */
+  private async admitTogether(inputs: AdmitInput[], at: number): Promise<MeterState[]> {
+    const first = inputs[0] as AdmitInput;
+    const n = inputs.length;
+    // A counter not yet written passes the shared write's condition whatever its bound, so n must fit the limits.
+    const fits = n <= first.limits.perMinute && (!first.countsTowardMonth || n <= effectiveLimit(first.limits));
+    if (n === 1 || !fits) return Promise.all(inputs.map((input) => this.admitOne(input, at)));
+    const requestId = inputs.find((input) => input.requestId !== undefined)?.requestId;
+    const plan = this.plan({ ...first, ...(requestId === undefined ? {} : { requestId }) }, at, n);
+    const outcome = await this.send(plan);
+    let after = 'item' in outcome ? outcome.item : undefined;
+    // An SDK retry of the shared write whose answer was lost finds its request id's digest: all n are counted.
+    if (!('item' in outcome) && plan.slot && outcome.old?.[plan.slot.attribute] === plan.slot.digest) {
+      after = outcome.old;
+    }
+    if (after === undefined) return Promise.all(inputs.map((input) => this.admitOne(input, at)));
+    if ('item' in outcome) await this.removeStaleMinutes(plan.pk, after, plan.minute);
+    const last = plan.countsOf(after);
+    return inputs.map((_, i) => {
+      const later = n - 1 - i;
+      return plan.state('admitted', {
+        minuteUsed: last.minuteUsed - later,
+        monthUsed: first.countsTowardMonth ? last.monthUsed - later : last.monthUsed,
+      });
+    });
+  }
+}
