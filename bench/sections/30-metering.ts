@@ -1,7 +1,8 @@
 /**
  * Metering: DynamoDB calls per admitted and per refused request in steady state, counted by the SDK middleware
- * the tests use, and admissions per second at 16 concurrent, on the embedded emulator and on DynamoDB Local;
- * then the time one admission write takes in the SDK alone and in the embedded store alone.
+ * the tests use, and admissions per second at 16 concurrent (the Lambda authorizer's usage store and npm start's),
+ * on the embedded emulator and on DynamoDB Local; then the time one admission write takes in the SDK alone and in
+ * the embedded store alone.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +22,7 @@ import {
   operationOf,
   type TransportRequest,
 } from '../../local-server/in-process-transport';
+import { SharedWriteUsageStore } from '../../local-server/shared-write-usage-store';
 import { isStoreCall, sendStoreCalls } from '../../local-server/store-calls';
 import { percentile } from '../stats';
 import { attachDdbCounter, type DdbCounter, perUnit } from '../support/ddb-counter';
@@ -126,13 +128,18 @@ async function throughput(rig: Rig, accounts: number, admit: Admit): Promise<str
 }
 
 async function measureThroughput(rig: Rig, accounts: number): Promise<void> {
-  const store = new UsageStore(rig.metering, rig.table, { clock: () => new Date() });
   const label = accounts === 1 ? 'one hot account' : `${accounts} accounts`;
-  const admits = await throughput(rig, accounts, async (accountId) => {
-    const input: AdmitInput = { accountId, limits: unlimited, countsTowardMonth: true, requestId: randomUUID() };
-    return (await store.admit(input)).verdict === 'admitted';
-  });
-  console.log(`  admits, ${CONCURRENCY} concurrent, ${label.padEnd(15)} ${admits}`);
+  // The Lambda authorizer's store (one write per admission), then npm start's (admissions that meet share one).
+  for (const [name, store] of [
+    ['', new UsageStore(rig.metering, rig.table, { clock: () => new Date() })],
+    [' (npm start)', new SharedWriteUsageStore(rig.metering, rig.table, { clock: () => new Date() })],
+  ] as const) {
+    const admits = await throughput(rig, accounts, async (accountId) => {
+      const input: AdmitInput = { accountId, limits: unlimited, countsTowardMonth: true, requestId: randomUUID() };
+      return (await store.admit(input)).verdict === 'admitted';
+    });
+    console.log(`  admits, ${CONCURRENCY} concurrent, ${`${label}${name}`.padEnd(27)} ${admits}`);
+  }
   // The floor of any exact metering write on this host: one conditional ADD that returns the new count.
   const raw = await throughput(rig, accounts, async (accountId) => {
     await rig.client.send(
@@ -147,7 +154,7 @@ async function measureThroughput(rig: Rig, accounts: number): Promise<void> {
     );
     return true;
   });
-  console.log(`  baseline conditional ADD, same     ${raw}`);
+  console.log(`  baseline conditional ADD, same${' '.repeat(20)} ${raw}`);
 }
 
 async function runOn(backend: string, endpoint: string): Promise<void> {
