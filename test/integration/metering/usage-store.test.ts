@@ -21,6 +21,25 @@ const admittedOf = (states: MeterState[]) => states.filter((s) => s.verdict === 
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
+/**
+ * Drops the answer of the client's `nth` UpdateItem as a timeout, inside the retry loop: the write reaches the
+ * table and the SDK tries it again. Returns how many answers it dropped.
+ */
+function loseAnswerOfUpdate(client: ReturnType<typeof createMeteringClient>, nth: number): () => number {
+  let updates = 0;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName === 'UpdateItemCommand' && ++updates === nth) {
+        throw Object.assign(new Error('answer lost'), { name: 'TimeoutError', $metadata: {} });
+      }
+      return result;
+    },
+    { step: 'finalizeRequest', priority: 'low', name: 'loseAnswerOfUpdate' },
+  );
+  return () => (updates >= nth ? 1 : 0);
+}
+
 describe.each(backends())('UsageStore on $name', (backend) => {
   let tables: TestTables;
   let now: number;
@@ -146,22 +165,13 @@ describe.each(backends())('UsageStore on $name', (backend) => {
     it('counts them once when the SDK retries their write whose answer was lost', async () => {
       const client = meteringClient();
       const counter = attachDdbCounter(client);
-      let updates = 0;
-      client.middlewareStack.add(
-        (next, context) => async (args) => {
-          const result = await next(args);
-          if (context.commandName === 'UpdateItemCommand' && ++updates === 2) {
-            throw Object.assign(new Error('answer lost'), { name: 'TimeoutError', $metadata: {} });
-          }
-          return result;
-        },
-        { step: 'finalizeRequest', priority: 'low', name: 'loseSecondAnswer' },
-      );
+      const lost = loseAnswerOfUpdate(client, 2);
       const flaky = new SharedWriteUsageStore(client, tables.accountsTable, { clock });
       const input = { accountId, limits: limits({}), countsTowardMonth: true };
       const states = await Promise.all(range(1, 10).map((i) => flaky.admit({ ...input, requestId: `r-${i}` })));
       expect(states.map((s) => [s.verdict, s.monthUsed])).toEqual(range(1, 10).map((n) => ['admitted', n]));
       // The first request's write, the shared write, and its retry refused by the slot of its request id.
+      expect(lost()).toBe(1);
       expect(counter.snapshot()).toMatchObject({ writes: 3, failedConditions: 1 });
       expect(await store.getMonthUsed(accountId)).toBe(10);
     });
@@ -261,23 +271,11 @@ describe.each(backends())('UsageStore on $name', (backend) => {
   it('counts a request once when the SDK retries a write whose answer was lost', async () => {
     const client = meteringClient();
     const counter = attachDdbCounter(client);
-    let lost = 0;
-    // Inside the retry loop: the first UpdateItem reaches the table, then its answer is dropped as a timeout.
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const result = await next(args);
-        if (context.commandName === 'UpdateItemCommand' && lost === 0) {
-          lost++;
-          throw Object.assign(new Error('answer lost'), { name: 'TimeoutError', $metadata: {} });
-        }
-        return result;
-      },
-      { step: 'finalizeRequest', priority: 'low', name: 'loseFirstAnswer' },
-    );
+    const lost = loseAnswerOfUpdate(client, 1);
     const flaky = new UsageStore(client, tables.accountsTable, { clock });
     const input = { accountId, limits: limits({ monthlyLimit: 1, overflowAllowed: false }), countsTowardMonth: true };
     expect(await flaky.admit({ ...input, requestId: 'retried' })).toMatchObject({ verdict: 'admitted', monthUsed: 1 });
-    expect(lost).toBe(1);
+    expect(lost()).toBe(1);
     expect(counter.snapshot()).toMatchObject({ writes: 2, failedConditions: 1 });
     expect(await store.getMonthUsed(accountId)).toBe(1);
   });
