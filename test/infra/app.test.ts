@@ -443,6 +443,15 @@ describe('functions', () => {
     expect(routeModules).toEqual([`${id}.ts`]);
   });
 
+  it("bundles the sources' names, schedules and facts into the sources function alone", () => {
+    // latest computes next_update_at from the calendar beside them; the texts would be bytes and work at its load.
+    const holding = FUNCTION_NAMES.filter((name) => {
+      const output = Object.values(bundleOf(name).metafile?.outputs ?? {}).find((o) => o.entryPoint !== undefined);
+      return (output?.inputs['lambdas/core/domain/source-facts.ts']?.bytesInOutput ?? 0) > 0;
+    });
+    expect(holding).toEqual(['sources']);
+  });
+
   it('pins nodejs22.x and compiles the bundles for that Node.js version', () => {
     expect(FUNCTION_DEFAULTS.runtime.name).toBe('nodejs22.x');
     expect(FUNCTION_DEFAULTS.runtime.name).not.toBe(lambda.Runtime.NODEJS_LATEST.name);

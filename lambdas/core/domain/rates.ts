@@ -8,7 +8,7 @@ export const CONVERTED_DECIMAL_PLACES = 6;
 /**
  * The upstream sources, in the default order of precedence where several quote a currency (the rule in
  * official-rates.ts: the ECB, then a currency's issuing bank, then the other official publishers in this order,
- * the aggregator last): the one list of them. Each has its facts in SOURCE_SCHEDULES (source-schedule.ts) and its
+ * the aggregator last): the one list of them. Each has its facts in SOURCE_SCHEDULES (source-facts.ts) and its
  * adapter in sources/registry.ts, both keyed by these ids.
  */
 export const SOURCE_IDS = ['ecb', ...CENTRAL_BANK_IDS, 'currency-api'] as const;

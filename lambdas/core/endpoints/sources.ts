@@ -1,6 +1,6 @@
 import { object, type RouteDocs, ref } from '../../../api-docs/route-docs';
 import { inPrecedence, PIVOT, parseSourceList, SOURCE_IDS, SOURCES_ENV, type SourceId } from '../domain/rates';
-import { SOURCE_FACTS, SOURCE_SCHEDULES } from '../domain/source-schedule';
+import { SOURCE_FACTS, SOURCE_SCHEDULES } from '../domain/source-facts';
 import { snakeCaseCrossCheck } from '../domain/source-status';
 import { optionalEnv } from '../env';
 import { successResponse } from '../http/responses';

@@ -1,6 +1,6 @@
 /**
  * Every source adapter, by id. A new source is its id in SOURCE_IDS (domain/rates.ts, which orders precedence),
- * its facts in SOURCE_SCHEDULES (domain/source-schedule.ts) and its module here; the types refuse a source missing
+ * its facts in SOURCE_SCHEDULES (domain/source-facts.ts) and its module here; the types refuse a source missing
  * from either record.
  */
 import { CENTRAL_BANK_IDS, type CentralBankId } from '../domain/publishers';

@@ -1,6 +1,6 @@
 import { PUBLISHERS } from '../../../lambdas/core/domain/publishers';
 import type { SourceId } from '../../../lambdas/core/domain/rates';
-import { SOURCE_FACTS, SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-schedule';
+import { SOURCE_FACTS, SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-facts';
 import { fetchersFor } from '../../../lambdas/core/ingest/fetchers';
 import { runIngestion } from '../../../lambdas/core/ingest/ingest';
 import { useTestApi } from '../../support/api-service';

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { PLAN_IDS, PLANS } from '../../../lambdas/core/domain/plans';
 import { SOURCE_IDS } from '../../../lambdas/core/domain/rates';
-import { SOURCE_FACTS, SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-schedule';
+import { SOURCE_FACTS, SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-facts';
 import { DEFAULT_CROSS_CHECK_TOLERANCE } from '../../../lambdas/core/domain/source-status';
 import { CONTEXT_KEYS } from '../../../lib/config';
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { addDays, dayStartMs, ecbPublishedAt, formatTimestamp } from '../../../lambdas/core/domain/dates';
 import { CENTRAL_BANK_IDS, PUBLISHERS } from '../../../lambdas/core/domain/publishers';
 import { SOURCE_IDS } from '../../../lambdas/core/domain/rates';
+import { SOURCE_FACTS } from '../../../lambdas/core/domain/source-facts';
 import {
   berlinOffsetHours,
   easterSunday,
@@ -9,7 +10,6 @@ import {
   nextCurrencyApiPublication,
   nextEcbPublication,
   nextUpdateAt,
-  SOURCE_FACTS,
 } from '../../../lambdas/core/domain/source-schedule';
 
 const at = (iso: string) => Date.parse(iso);

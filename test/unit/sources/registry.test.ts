@@ -1,5 +1,6 @@
 import { SOURCE_IDS } from '../../../lambdas/core/domain/rates';
-import { nextUpdateAt, SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-schedule';
+import { SOURCE_SCHEDULES } from '../../../lambdas/core/domain/source-facts';
+import { nextUpdateAt } from '../../../lambdas/core/domain/source-schedule';
 import { DEFAULT_SOURCE_URLS } from '../../../lambdas/core/ingest/fetchers';
 import { SOURCE_MODULES } from '../../../lambdas/core/sources/registry';
 import { bundledFiles, readBundledSource } from '../../../local-server/bundled-data';
