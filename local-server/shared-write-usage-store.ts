@@ -19,7 +19,7 @@ export class SharedWriteUsageStore extends UsageStore {
   /** The requests waiting for a write to their usage item to be done, by the item's key. */
   private readonly waiting = new Map<string, Waiting[]>();
 
-  override admit(input: AdmitInput): Promise<MeterState> {
+  override async admit(input: AdmitInput): Promise<MeterState> {
     const at = this.deps.clock().getTime();
     const pk = usageKey(input.accountId, monthKey(at));
     const queue = this.waiting.get(pk);

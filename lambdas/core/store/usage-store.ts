@@ -58,8 +58,7 @@ export interface UsageStoreDeps {
   onCleanupError?: (error: unknown) => void;
 }
 
-/** An item's numbers and strings by attribute name. */
-export type Stored = Record<string, unknown>;
+type Stored = Record<string, unknown>;
 
 /** One admission write: the usage item, the minute it counts in, and how its answers read. */
 export interface AdmissionPlan {
@@ -168,7 +167,7 @@ export class UsageStore {
     protected readonly deps: UsageStoreDeps,
   ) {}
 
-  admit(input: AdmitInput): Promise<MeterState> {
+  async admit(input: AdmitInput): Promise<MeterState> {
     return this.admitOne(input, this.deps.clock().getTime());
   }
 
