@@ -118,6 +118,18 @@ describe('metering over HTTP', () => {
     expect((await used(api, key)).used).toBe(20);
   });
 
+  it('gives each of 30 parallel requests the remaining counts of its own turn', async () => {
+    // The local server admits requests that arrive together with one write; each still reads as counted alone.
+    const { key } = await api.newKey('pro', { monthlyLimit: 1000, perMinute: 100, overflowAllowed: false });
+    const replies = await Promise.all(Array.from({ length: 30 }, () => api.get('rates/pair/EUR/GBP', key)));
+    expect(replies.every((r) => r.status === 200)).toBe(true);
+    const remaining = (header: string) => replies.map((r) => Number(r.headers.get(header))).sort((a, b) => b - a);
+    const turns = Array.from({ length: 30 }, (_, i) => i + 1);
+    expect(remaining('x-ratelimit-remaining-month')).toEqual(turns.map((n) => 1000 - n));
+    expect(remaining('x-ratelimit-remaining-minute')).toEqual(turns.map((n) => 100 - n));
+    expect((await used(api, key)).used).toBe(30);
+  });
+
   it('applies overflow: Pro may go 10 % above its base limit', async () => {
     const { key } = await api.newKey('pro', { monthlyLimit: 10, perMinute: 1000 });
     const statuses: number[] = [];
