@@ -68,20 +68,16 @@ export class SharedWriteUsageStore extends UsageStore {
   private async admitTogether(inputs: AdmitInput[], at: number): Promise<MeterState[]> {
     const first = inputs[0] as AdmitInput;
     const n = inputs.length;
-    // A counter not yet written passes the shared write's condition whatever its bound, so n must fit the limits.
-    const fits = n <= first.limits.perMinute && (!first.countsTowardMonth || n <= effectiveLimit(first.limits));
-    if (n === 1 || !fits) return Promise.all(inputs.map((input) => this.admitOne(input, at)));
+    const alone = () => Promise.all(inputs.map((input) => this.admitOne(input, at)));
+    if (n === 1) return alone();
     const requestId = inputs.find((input) => input.requestId !== undefined)?.requestId;
     const plan = this.plan({ ...first, ...(requestId === undefined ? {} : { requestId }) }, at, n);
+    // A counter not yet written passes the shared write's condition whatever its bound, so n must fit the limits.
+    const { minuteLimit, monthLimit } = plan.limits;
+    if (n > minuteLimit || (first.countsTowardMonth && n > monthLimit)) return alone();
     const outcome = await this.send(plan);
-    let after = 'item' in outcome ? outcome.item : undefined;
-    // An SDK retry of the shared write whose answer was lost finds its request id's digest: all n are counted.
-    if (!('item' in outcome) && plan.slot && outcome.old?.[plan.slot.attribute] === plan.slot.digest) {
-      after = outcome.old;
-    }
-    if (after === undefined) return Promise.all(inputs.map((input) => this.admitOne(input, at)));
-    if ('item' in outcome) await this.removeStaleMinutes(plan.pk, after, plan.minute);
-    const last = plan.countsOf(after);
+    if (!('counted' in outcome)) return alone();
+    const last = plan.countsOf(outcome.counted);
     return inputs.map((_, i) => {
       const later = n - 1 - i;
       return plan.state('admitted', {

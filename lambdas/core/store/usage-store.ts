@@ -206,8 +206,13 @@ export class UsageStore {
     };
   }
 
-  /** The admission's conditional write: the item after it, or, when refused, the item before it. */
-  protected async send(plan: AdmissionPlan): Promise<{ item: Stored } | { old: Stored | undefined }> {
+  /**
+   * The admission's conditional write. `counted`: the item with the requests counted, by this write or by an
+   * earlier attempt of it whose answer was lost (an SDK retry finds its request id's digest in its slot).
+   * `refused`: the item as the failed condition found it.
+   */
+  protected async send(plan: AdmissionPlan): Promise<{ counted: Stored } | { refused: Stored | undefined }> {
+    let old: Stored | undefined;
     try {
       const out = await this.client.send(
         new UpdateItemCommand({
@@ -218,25 +223,27 @@ export class UsageStore {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return { item: unmarshallCounts(out.Attributes) ?? {} };
+      const item = unmarshallCounts(out.Attributes) ?? {};
+      await this.removeStaleMinutes(plan.pk, item, plan.minute);
+      return { counted: item };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       // The condition can only fail on an existing item; when the error does not carry it, it is read.
-      return {
-        old:
-          unmarshallCounts(error.Item) ??
-          (await this.read(plan.pk, [
-            minuteAttribute(plan.minute),
-            MONTH_COUNT,
-            ...(plan.slot ? [plan.slot.attribute] : []),
-          ])),
-      };
+      old =
+        unmarshallCounts(error.Item) ??
+        (await this.read(plan.pk, [
+          minuteAttribute(plan.minute),
+          MONTH_COUNT,
+          ...(plan.slot ? [plan.slot.attribute] : []),
+        ]));
     }
+    const { slot } = plan;
+    return slot && old?.[slot.attribute] === slot.digest ? { counted: old } : { refused: old };
   }
 
   protected async admitOne(input: AdmitInput, at: number): Promise<MeterState> {
     const plan = this.plan(input, at, 1);
-    const { pk, limits, slot } = plan;
+    const { pk, limits } = plan;
 
     const refused = async (verdict: MeterVerdict, counts: UsageCounts): Promise<MeterState> => {
       if (verdict !== 'admitted') await this.countRefusal(pk, at);
@@ -252,14 +259,8 @@ export class UsageStore {
 
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.send(plan);
-      if ('item' in outcome) {
-        await this.removeStaleMinutes(pk, outcome.item, plan.minute);
-        return plan.state('admitted', plan.countsOf(outcome.item));
-      }
-      const { old } = outcome;
-      // An SDK retry of a write that was applied but whose answer was lost: the request is already counted.
-      if (slot && old?.[slot.attribute] === slot.digest) return plan.state('admitted', plan.countsOf(old));
-      const counts = plan.countsOf(old);
+      if ('counted' in outcome) return plan.state('admitted', plan.countsOf(outcome.counted));
+      const counts = plan.countsOf(outcome.refused);
       const verdict = decideAdmission(counts, limits, input.countsTowardMonth);
       if (verdict !== 'admitted') return refused(verdict, counts);
       if (attempt >= MAX_ATTEMPTS) {
