@@ -34,25 +34,39 @@ export function requestTarget(raw: string): URL | undefined {
   }
 }
 
+const remainingTime = () => 29_000;
+const ignore = () => undefined;
+
+/** A function's names, made once per function: two contexts are made for every request. */
+const functionNames = new Map<string, { arn: string; logGroup: string }>();
+
 export function lambdaContext(name: string, requestId: string): Context {
+  let names = functionNames.get(name);
+  if (!names) {
+    names = { arn: `arn:aws:lambda:local:000000000000:function:${name}`, logGroup: `/aws/lambda/${name}` };
+    functionNames.set(name, names);
+  }
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: name,
     functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    invokedFunctionArn: names.arn,
     memoryLimitInMB: '512',
     awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${name}`,
+    logGroupName: names.logGroup,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 29_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
+    getRemainingTimeInMillis: remainingTime,
+    done: ignore,
+    fail: ignore,
+    succeed: ignore,
   };
 }
 
 /** Client-chosen names (`__proto__`, `constructor`) must stay plain keys: collected in a Map, then copied. */
-function parseQuery(search: URLSearchParams) {
+function parseQuery(url: URL) {
+  // Reading `searchParams` builds its parser; most requests carry no query at all.
+  if (url.search === '') return { single: null, multi: null };
+  const search = url.searchParams;
   const multi = new Map<string, string[]>();
   for (const [name, value] of search) multi.set(name, [...(multi.get(name) ?? []), value]);
   if (multi.size === 0) return { single: null, multi: null };
@@ -61,18 +75,30 @@ function parseQuery(search: URLSearchParams) {
   return { single, multi: Object.fromEntries(multi) };
 }
 
-/** Built from entries, not by assignment, so that a header named `__proto__` stays a plain key. */
+/** A header named `__proto__` must stay a plain key: assigning it would set the object's prototype instead. */
+function setPlain<T>(target: Record<string, T>, name: string, value: T): void {
+  if (name === '__proto__') {
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[name] = value;
+  }
+}
+
 function flattenHeaders(headers: GatewayRequest['headers']) {
-  const single: [string, string][] = [];
-  const multi: [string, string[]][] = [];
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined) continue;
-    const values = Array.isArray(value) ? value : [value];
-    single.push([name, values.at(-1) ?? '']);
-    multi.push([name, values]);
+    if (Array.isArray(value)) {
+      setPlain(single, name, value.at(-1) ?? '');
+      setPlain(multi, name, value);
+    } else {
+      setPlain(single, name, value);
+      setPlain(multi, name, [value]);
+    }
   }
-  return { single: Object.fromEntries(single), multi: Object.fromEntries(multi) };
+  return { single, multi };
 }
 
 /** What a proxy integration and a REQUEST authorizer both receive: `requestContext` without its `authorizer`. */
@@ -83,7 +109,7 @@ export function describeRequest(
   api: { accountId: string; apiId: string; stage: string; requestId: string },
 ) {
   const { single: headers, multi: multiValueHeaders } = flattenHeaders(request.headers);
-  const { single: query, multi: multiQuery } = parseQuery(url.searchParams);
+  const { single: query, multi: multiQuery } = parseQuery(url);
   const event = {
     resource: match.route.path,
     path: url.pathname,
@@ -124,14 +150,20 @@ function resourceMatches(pattern: string, arn: string): boolean {
   return compiled.test(arn);
 }
 
+const invokes = (action: string) => action === 'execute-api:Invoke' || action === '*' || action === 'execute-api:*';
+
+/** A policy field holds one string or a list of them. */
+function anyOf(field: string | string[] | undefined, test: (value: string) => boolean): boolean {
+  if (field === undefined) return false;
+  return typeof field === 'string' ? test(field) : field.some(test);
+}
+
 export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
   let allowed = false;
   for (const statement of result.policyDocument?.Statement ?? []) {
     const s = statement as { Effect?: string; Action?: string | string[]; Resource?: string | string[] };
-    const actions = ([] as string[]).concat(s.Action ?? []);
-    if (!actions.some((a) => a === 'execute-api:Invoke' || a === '*' || a === 'execute-api:*')) continue;
-    const resources = ([] as string[]).concat(s.Resource ?? []);
-    if (!resources.some((r) => resourceMatches(r, methodArn))) continue;
+    if (!anyOf(s.Action, invokes)) continue;
+    if (!anyOf(s.Resource, (resource) => resourceMatches(resource, methodArn))) continue;
     if (s.Effect === 'Deny') return false;
     if (s.Effect === 'Allow') allowed = true;
   }
@@ -141,8 +173,10 @@ export function policyAllows(result: APIGatewayAuthorizerResult, methodArn: stri
 /** API Gateway passes authorizer context values to the integration as strings. */
 export function stringifyContext(context: APIGatewayAuthorizerResult['context']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(context ?? {})) {
-    if (value !== undefined && value !== null) out[key] = String(value);
+  if (!context) return out;
+  for (const key in context) {
+    const value = context[key];
+    if (Object.hasOwn(context, key) && value !== undefined && value !== null) setPlain(out, key, String(value));
   }
   return out;
 }
@@ -183,6 +217,7 @@ export function renderGateway(
 /** A proxy integration's answer as the gateway sends it on: header values as strings, no body as empty. */
 export function proxyReply(result: APIGatewayProxyResult): GatewayReply {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  const given = result.headers;
+  if (given) for (const name in given) if (Object.hasOwn(given, name)) setPlain(headers, name, String(given[name]));
   return { statusCode: result.statusCode, headers, body: result.body ?? '' };
 }

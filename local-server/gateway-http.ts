@@ -46,13 +46,15 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
 }
 
 /** What the listener refuses before routing: what Node's parser let through but the gateway cannot answer. */
-function refusal(req: IncomingMessage, requestId: string): GatewayReply | undefined {
+function refusal(req: IncomingMessage, newRequestId: () => string): GatewayReply | undefined {
   // Node keeps the first maxHeadersCount fields and drops the rest unseen; attachLocalGateway sets that count
   // one above the limit, so a request that reaches it has lost fields (an X-API-Key among them, perhaps).
-  if (req.rawHeaders.length / 2 > MAX_REQUEST_HEADERS) return renderDefinition(TOO_MANY_HEADERS_RESPONSE, requestId);
+  if (req.rawHeaders.length / 2 > MAX_REQUEST_HEADERS) {
+    return renderDefinition(TOO_MANY_HEADERS_RESPONSE, newRequestId());
+  }
   // HTTP/1.1 requires Host (RFC 9112 3.2); Node's own check answers without the envelope, so the gateway checks.
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
-    const reply = renderGateway('BAD_REQUEST_PARAMETERS', requestId);
+    const reply = renderGateway('BAD_REQUEST_PARAMETERS', newRequestId());
     return { ...reply, headers: { ...reply.headers, Connection: 'close' } };
   }
   return undefined;
@@ -72,7 +74,7 @@ export function httpSide(core: GatewayCore) {
 async function listener(core: GatewayCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const raw = req.url ?? '/';
   const method = req.method ?? 'GET';
-  const refused = refusal(req, core.newRequestId());
+  const refused = refusal(req, core.newRequestId);
   const url = requestTarget(raw);
   const path = url?.pathname;
   const page = refused || path === undefined || (method !== 'GET' && method !== 'HEAD') ? undefined : core.pageAt(path);

@@ -107,6 +107,8 @@ function documentationPages(): ReadonlyMap<string, StaticPage> {
 
 interface Gateway extends GatewayCore, Required<Omit<LocalGatewayOptions, 'dashboard' | 'requestId' | 'onError'>> {
   dashboard: LocalDashboardOptions | undefined;
+  /** Each route's method ARN, made at its first request. */
+  methodArns: Map<RouteId, string>;
 }
 
 export function createLocalGateway(options: LocalGatewayOptions) {
@@ -126,6 +128,7 @@ export function createLocalGateway(options: LocalGatewayOptions) {
     bodyLimitAt: (path) => (options.dashboard && isDashboardPath(path) ? MAX_GATEWAY_BODY_BYTES : undefined),
     route: (request, url) => routeRequest(gateway, request, url),
     staticFiles: createStaticEncoder(),
+    methodArns: new Map(),
   };
   return {
     handle: (request: GatewayRequest) => routeRequest(gateway, request, requestTarget(request.url)),
@@ -170,8 +173,13 @@ async function handleApi(
   const identity = headerValue(event.headers, gateway.identityHeader);
   if (identity === undefined || identity === '') return renderGateway('UNAUTHORIZED', requestId);
 
-  const methodArn = `arn:aws:execute-api:${region}:${accountId}:${apiId}/${stage}/${request.method}${match.route.path}`;
-  const authorizerEvent = { type: 'REQUEST', methodArn, ...event, requestContext };
+  // routeRequest has checked that the request's method is the route's.
+  let methodArn = gateway.methodArns.get(match.route.id);
+  if (methodArn === undefined) {
+    methodArn = `arn:aws:execute-api:${region}:${accountId}:${apiId}/${stage}/${match.route.method}${match.route.path}`;
+    gateway.methodArns.set(match.route.id, methodArn);
+  }
+  const authorizerEvent = { ...event, type: 'REQUEST', methodArn, requestContext };
   const verdict = await authorize(gateway, authorizerEvent as unknown as APIGatewayRequestAuthorizerEvent, requestId);
   if ('statusCode' in verdict) return verdict;
   const context = stringifyContext(verdict.context);

@@ -35,14 +35,24 @@ export function apiHandler(routeId: RouteId, endpoint: Endpoint) {
  * invalid-parameter); parameters the endpoint does not read are ignored, repeated or not.
  */
 export function singleQuery(event: APIGatewayProxyEvent, known: readonly string[]): Record<string, string> {
-  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
-    if (known.includes(name) && values && values.length > 1) {
-      throw new InvalidParameterError(name, `The parameter '${name.slice(0, 32)}' is given more than once.`);
+  const query: Record<string, string> = {};
+  const multi = event.multiValueQueryStringParameters;
+  if (multi) {
+    for (const name in multi) {
+      const values = multi[name];
+      if (Object.hasOwn(multi, name) && known.includes(name) && values && values.length > 1) {
+        throw new InvalidParameterError(name, `The parameter '${name.slice(0, 32)}' is given more than once.`);
+      }
     }
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
-    if (known.includes(name) && value !== undefined && value !== null) query[name] = value;
+  const single = event.queryStringParameters;
+  if (single) {
+    for (const name in single) {
+      const value = single[name];
+      if (Object.hasOwn(single, name) && known.includes(name) && value !== undefined && value !== null) {
+        query[name] = value;
+      }
+    }
   }
   return query;
 }
@@ -54,8 +64,11 @@ export function pathAndQuery(event: APIGatewayProxyEvent, known: readonly string
 
 function pathParams(event: APIGatewayProxyEvent): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
-    if (value !== undefined && value !== null) params[name] = value;
+  const given = event.pathParameters;
+  if (!given) return params;
+  for (const name in given) {
+    const value = given[name];
+    if (Object.hasOwn(given, name) && value !== undefined && value !== null) params[name] = value;
   }
   return params;
 }

@@ -8,6 +8,9 @@ export function headerValue(
 ): string | undefined {
   if (!headers) return undefined;
   const lower = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === lower) return value ?? undefined;
+  // Looked up on every request, several times: a key loop allocates nothing, where Object.entries built the pairs.
+  for (const key in headers) {
+    if (Object.hasOwn(headers, key) && key.toLowerCase() === lower) return headers[key] ?? undefined;
+  }
   return undefined;
 }
