@@ -101,7 +101,7 @@ const CACHE_ENTRIES = 10_000;
 
 type Observe = (outcome: AuthorizerOutcome) => void;
 
-/** In the documented order, before the store is asked, so an outage does not change those 401s. */
+/** Whether a query parameter's name is one a key is commonly sent under, in any case. */
 function hasKeyInQuery(query: Readonly<Record<string, unknown>> | null | undefined): boolean {
   if (!query) return false;
   for (const name in query) {
@@ -112,6 +112,7 @@ function hasKeyInQuery(query: Readonly<Record<string, unknown>> | null | undefin
   return false;
 }
 
+/** In the documented order, before the store is asked, so an outage does not change those 401s. */
 function checkRequest(
   event: APIGatewayRequestAuthorizerEvent,
   observe: Observe,
