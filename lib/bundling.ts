@@ -73,8 +73,12 @@ export const BUNDLE_OPTIONS = {
   // Prefer packages' ES module builds: esbuild can tree-shake those, not their CommonJS builds.
   mainFields: ['module', 'main'],
   // Relative to PROJECT_ROOT, where both the CDK and the benchmark run esbuild.
-  // Why: docs/clever-parts.md#credential-provider-alias
-  alias: { '@aws-sdk/credential-provider-node': './lambdas/core/lambda-credentials.ts' } as Record<string, string>,
+  alias: {
+    // Why: docs/clever-parts.md#credential-provider-alias
+    '@aws-sdk/credential-provider-node': './lambdas/core/lambda-credentials.ts',
+    // Why: docs/clever-parts.md#web-streams-loaded-on-first-use
+    'node:stream/web': './lambdas/core/middy-web-streams.ts',
+  } as Record<string, string>,
 } as const;
 
 /** The same options for a direct esbuild call (the benchmark), producing what the CDK asset contains. */

@@ -3,6 +3,8 @@
  * uses) and init time (median `require()` of the bundle in fresh node processes), next to the same figures for
  * a floor bundle that imports only DynamoDBDocumentClient, all measured in this run, round-robin.
  * Budgets: every bundle under 300 KB, every init time under 1.25 × the floor (judged per round, see `pairedRatio`).
+ * The aim, printed beside the budget, is tighter: 1.15 × for the authorizer and the public endpoints, which
+ * answer API clients, and 1.2 × for the rest.
  * `BUNDLES=latest,authorizer npm run bench -- bundles` measures only those functions (and the floor), for iterating.
  */
 import { execFileSync } from 'node:child_process';
@@ -10,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
+import { ROUTES } from '../../lambdas/core/http/routes';
 import {
   esbuildOptions,
   FUNCTION_NAMES,
@@ -20,7 +23,9 @@ import {
 
 const SIZE_BUDGET_BYTES = 300 * 1024;
 const INIT_BUDGET_RATIO = 1.25;
-const RUNS = 41;
+const INIT_AIM_RATIO = { clientFacing: 1.15, other: 1.2 } as const;
+// 61 rather than 41: on a shared machine the paired ratio of one bundle still moves by about 0.015 between runs.
+const RUNS = 61;
 const FLOOR = 'floor' as const;
 const FLOOR_SOURCE = "export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';";
 
@@ -86,6 +91,12 @@ function requireMs(file: string, env: NodeJS.ProcessEnv): { wall: number; cpu: n
   return { wall: wall ?? Number.NaN, cpu: cpu ?? Number.NaN };
 }
 
+/** The authorizer and the public endpoints start on an API client's request; the rest serve the dashboard or a schedule. */
+function initAim(name: FunctionName): number {
+  const clientFacing = name === 'authorizer' || ROUTES.some((route) => route.id === name);
+  return clientFacing ? INIT_AIM_RATIO.clientFacing : INIT_AIM_RATIO.other;
+}
+
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -138,16 +149,19 @@ export default async function bundles(): Promise<void> {
         `${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
     );
     console.log(
-      'function     bundle      size budget   init (median)  × floor  paired  init budget  cpu paired  largest parts',
+      'function     bundle      size budget   init (median)  × floor  paired  init budget        aim  cpu paired  largest parts',
     );
     let within = 0;
-    for (const b of built.filter((x) => x.name !== FLOOR)) {
+    let withinAim = 0;
+    for (const b of built.filter((x): x is Bundle & { name: FunctionName } => x.name !== FLOOR)) {
       const samples = times.get(b.name) ?? [];
       const ms = median(samples);
       const ratio = pairedRatio(samples, times.get(FLOOR) ?? []);
       const sizeOk = b.bytes < SIZE_BUDGET_BYTES;
       const initOk = ratio < INIT_BUDGET_RATIO;
       if (sizeOk && initOk) within++;
+      const aim = initAim(b.name);
+      if (ratio <= aim) withinAim++;
       console.log(
         [
           b.name.padEnd(12),
@@ -157,6 +171,7 @@ export default async function bundles(): Promise<void> {
           (ms / floorMs).toFixed(2).padStart(8),
           ratio.toFixed(2).padStart(8),
           (initOk ? 'ok' : 'OVER').padStart(12),
+          `${aim.toFixed(2)} ${ratio <= aim ? 'ok' : 'OVER'}`.padStart(11),
           pairedRatio(cpuTimes.get(b.name) ?? [], cpuTimes.get(FLOOR) ?? [])
             .toFixed(2)
             .padStart(12),
@@ -166,8 +181,9 @@ export default async function bundles(): Promise<void> {
     }
     console.log(
       `budgets: size < ${kb(SIZE_BUDGET_BYTES)}, init < ${INIT_BUDGET_RATIO} × floor (${(floorMs * INIT_BUDGET_RATIO).toFixed(1)} ms); ` +
-        `${within}/${selected.length} functions within both; "cpu paired" is the same ratio over CPU time, a check on the ` +
-        'wall figure when the machine is busy',
+        `${within}/${selected.length} functions within both; ${withinAim}/${selected.length} within the aim ` +
+        `(${INIT_AIM_RATIO.clientFacing} × for the authorizer and the public endpoints, ${INIT_AIM_RATIO.other} × for the rest); ` +
+        '"cpu paired" is the same ratio over CPU time, a check on the wall figure when the machine is busy',
     );
   } finally {
     rmSync(outDir, { recursive: true, force: true });

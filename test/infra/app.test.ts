@@ -452,6 +452,23 @@ describe('functions', () => {
     expect(holding).toEqual(['sources']);
   });
 
+  it.each([...FUNCTION_NAMES])(
+    "leaves Node's web streams out of %s's load: only @middy/core imports them, through the lazy module",
+    (name) => {
+      const result = bundleOf(name);
+      // The alias hands the stand-in to every importer, and it serves only `instanceof`; another importer would break.
+      const importers = Object.entries(result.metafile.inputs)
+        .filter(([, input]) => input.imports.some((record) => record.original === 'node:stream/web'))
+        .map(([path, input]) => [path, input.imports.find((record) => record.original === 'node:stream/web')?.path]);
+      const middy = Object.keys(result.metafile.inputs).includes('node_modules/@middy/core/index.js');
+      expect(importers).toEqual(
+        middy ? [['node_modules/@middy/core/index.js', 'lambdas/core/middy-web-streams.ts']] : [],
+      );
+      const code = result.outputFiles.find((file) => file.path.endsWith('index.js'))?.text ?? '';
+      expect(code).not.toMatch(/require\("(node:)?stream\/web"\)/);
+    },
+  );
+
   it('pins nodejs22.x and compiles the bundles for that Node.js version', () => {
     expect(FUNCTION_DEFAULTS.runtime.name).toBe('nodejs22.x');
     expect(FUNCTION_DEFAULTS.runtime.name).not.toBe(lambda.Runtime.NODEJS_LATEST.name);

@@ -1,6 +1,8 @@
 /**
- * The function bundles replace the SDK's credential chain with Lambda's environment credentials (bundling.ts).
- * These tests bundle a real DynamoDB client with the shared options and let it sign a request to a local socket.
+ * The function bundles replace two modules by aliases (bundling.ts): the SDK's credential chain by Lambda's
+ * environment credentials, and `node:stream/web` by a stand-in that loads it on first use. These tests bundle a
+ * real DynamoDB client with the shared options and let it sign a request to a local socket, and run a real
+ * function's bundle in a fresh process.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,10 +10,15 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import * as webStreams from 'node:stream/web';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { PLANS } from '../../lambdas/core/domain/plans';
+import { encodeAccess } from '../../lambdas/core/http/authorizer-context';
 import { defaultProvider, MissingEnvironmentCredentialsError } from '../../lambdas/core/lambda-credentials';
-import { BUNDLE_OPTIONS, PROJECT_ROOT, sharedEsbuildOptions } from '../../lib/bundling';
+import { ReadableStream as LazyReadableStream } from '../../lambdas/core/middy-web-streams';
+import { BUNDLE_OPTIONS, esbuildOptions, PROJECT_ROOT, sharedEsbuildOptions } from '../../lib/bundling';
 
 const run = promisify(execFile);
 
@@ -100,7 +107,7 @@ describe('credentials in the function bundles', () => {
       'AWS_CONTAINER_CREDENTIALS',
     ];
     expect(markers.filter((marker) => code.includes(marker))).toEqual([]);
-    expect(Object.keys(BUNDLE_OPTIONS.alias)).toEqual(['@aws-sdk/credential-provider-node']);
+    expect(Object.keys(BUNDLE_OPTIONS.alias)).toEqual(['@aws-sdk/credential-provider-node', 'node:stream/web']);
   });
 });
 
@@ -143,5 +150,62 @@ describe('reading environment credentials', () => {
     { AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: 'b' },
   ])('refuses an incomplete environment %j', async (env) => {
     await expect(credentialsUnder(env)).rejects.toThrow(MissingEnvironmentCredentialsError);
+  });
+});
+
+describe("Node's web streams in the function bundles", () => {
+  it('answers a request through middy without loading them (the quota function, run in a fresh process)', async () => {
+    const file = join(dir, 'quota', 'index.js');
+    await build(esbuildOptions('quota', file));
+    const at = Date.UTC(2026, 10, 28, 12);
+    const { monthlyLimit, overflowAllowed, overflowPercent, perMinute } = PLANS.pro;
+    const event = {
+      resource: '/quota',
+      path: '/quota',
+      httpMethod: 'GET',
+      headers: {},
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      pathParameters: null,
+      requestContext: {
+        requestId: 'req-web-streams',
+        authorizer: encodeAccess({
+          verdict: 'admitted',
+          accountId: 'acct-web-streams',
+          plan: 'pro',
+          limits: { monthlyLimit, overflowAllowed, overflowPercent, perMinute },
+          meter: {
+            verdict: 'admitted',
+            plan: PLANS.pro.name,
+            minuteLimit: perMinute,
+            minuteUsed: 1,
+            monthLimit: monthlyLimit,
+            monthUsed: 42,
+            at,
+          },
+        }),
+      },
+    };
+    const script =
+      `const loaded = () => process.moduleLoadList.includes('NativeModule stream/web');` +
+      `const { handler } = require(${JSON.stringify(file)});` +
+      'const atLoad = loaded();' +
+      'handler(JSON.parse(process.env.EVENT), {}).then((answer) =>' +
+      ' console.log(JSON.stringify({ atLoad, afterAnswer: loaded(), status: answer.statusCode, body: answer.body })));';
+    const { stdout } = await run(process.execPath, ['-e', script], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, EVENT: JSON.stringify(event) },
+    });
+    const result = JSON.parse(stdout) as { atLoad: boolean; afterAnswer: boolean; status: number; body: string };
+    expect(result).toMatchObject({ atLoad: false, afterAnswer: false, status: 200 });
+    expect(JSON.parse(result.body)).toMatchObject({ success: true, data: { quota: { used: 42 } } });
+  }, 60_000);
+
+  it('answers instanceof ReadableStream as the real class does', () => {
+    expect(new webStreams.ReadableStream() instanceof LazyReadableStream).toBe(true);
+    expect(Readable.from(['a']) instanceof LazyReadableStream).toBe(false);
+    for (const value of [{}, 'body', null, undefined, new webStreams.WritableStream()]) {
+      expect(value instanceof LazyReadableStream).toBe(false);
+    }
   });
 });
