@@ -1,0 +1,196 @@
+/**
+ * Issue 27: when LevelDB fails to write a group-commit batch (local-server/group-commit.ts), every request not yet
+ * answered fails, over HTTP and as a store call, with DynamoDB's 500, and the store goes back to what is on disk: no
+ * write of a failed request stands, in this process or after a restart. An SDK retry of an admission whose batch
+ * failed is then counted once. The failure is LevelDB's own batch write rejecting, injected beneath group commit.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PLANS } from '../../lambdas/core/domain/plans';
+import {
+  createDocumentClient,
+  createMeteringClient,
+  LOCAL_ENDPOINT_CREDENTIALS,
+} from '../../lambdas/core/store/clients';
+import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
+import { UsageStore } from '../../lambdas/core/store/usage-store';
+import { PROJECT_ROOT } from '../../lib/bundling';
+import { createTable } from '../../local-server/create-tables';
+import { type EmbeddedStore, openEmbeddedStore } from '../../local-server/embedded-store';
+import { allDurable } from '../../local-server/group-commit';
+import { sendStoreCalls } from '../../local-server/store-calls';
+
+interface BatchingLevel {
+  prototype: { _batch(this: unknown, operations: unknown[], options: object): Promise<void> };
+}
+
+/**
+ * Fails LevelDB's batch writes on demand: the next `count` batches reject after `afterMs`, long enough for the
+ * requests a test sends together to join the batch that fails or the one gathering behind it. Installed before
+ * the store opens, so group commit writes its batches through it.
+ */
+function injectBatchFailures() {
+  const requireFromDynalite = createRequire(createRequire(join(PROJECT_ROOT, 'package.json')).resolve('dynalite'));
+  const proto = (requireFromDynalite('level') as { Level: BatchingLevel }).Level.prototype;
+  const write = proto._batch;
+  let failing = 0;
+  let afterMs = 0;
+  let failed = 0;
+  proto._batch = function (operations, options) {
+    if (failing === 0) return write.call(this, operations, options);
+    failing--;
+    failed++;
+    return new Promise((_, reject) => setTimeout(() => reject(new Error('no space left on device')), afterMs));
+  };
+  return {
+    failNext(count: number, delayMs = 0) {
+      failing = count;
+      afterMs = delayMs;
+    },
+    get failed() {
+      return failed;
+    },
+    restore() {
+      proto._batch = write;
+    },
+  };
+}
+
+const faults = injectBatchFailures();
+const TABLE = 'group-commit-failure';
+let dir: string;
+let store: EmbeddedStore;
+
+async function open(): Promise<EmbeddedStore> {
+  return openEmbeddedStore({ path: join(dir, 'level') });
+}
+
+/** One attempt per call, so a 500 reaches the test instead of the SDK's retry; `transport` replaces HTTP. */
+function oneAttempt(transport?: EmbeddedStore['transport']): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: store.endpoint,
+      region: 'local',
+      credentials: { ...LOCAL_ENDPOINT_CREDENTIALS },
+      maxAttempts: 1,
+      ...(transport ? { requestHandler: transport } : {}),
+    }),
+  );
+}
+
+const overHttp = () => oneAttempt();
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'fxrates-group-commit-failure-'));
+  store = await open();
+  const client = createDocumentClient(store.endpoint);
+  await createTable(client, ACCOUNTS_TABLE, TABLE);
+  await client.send(new PutCommand({ TableName: TABLE, Item: { pk: 'counter', n: 1 } }));
+  await allDurable();
+});
+
+afterAll(async () => {
+  await store?.close();
+  faults.restore();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const add = (client: ReturnType<typeof overHttp>, pk: string) =>
+  client.send(
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: { pk },
+      UpdateExpression: 'ADD n :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+
+const counterOf = async (client: ReturnType<typeof overHttp>, pk = 'counter') =>
+  (await client.send(new GetCommand({ TableName: TABLE, Key: { pk }, ConsistentRead: true }))).Item?.n;
+
+/** What each call came to: the error's name, status and message, or `ok`. */
+const outcomes = (results: PromiseSettledResult<unknown>[]) =>
+  results.map((result) => {
+    if (result.status === 'fulfilled') return 'ok';
+    const error = result.reason as Error & { $metadata?: { httpStatusCode?: number } };
+    return `${error.name} ${error.$metadata?.httpStatusCode} ${error.message}`;
+  });
+
+const FAILED = 'InternalServerError 500 The store could not write to disk: no space left on device';
+
+it('answers 500 over HTTP to every request whose writes were not on disk when a batch failed, and keeps none', async () => {
+  const client = overHttp();
+  expect(await counterOf(client)).toBe(1);
+  faults.failNext(1, 500);
+  // Six writes sent together: the first batch fails, and the ones behind it were computed from its writes.
+  const results = await Promise.allSettled([
+    add(client, 'counter'),
+    add(client, 'counter'),
+    add(client, 'counter'),
+    add(client, 'fresh'),
+    client.send(new PutCommand({ TableName: TABLE, Item: { pk: 'other', n: 7 } })),
+    add(client, 'counter'),
+  ]);
+  expect(outcomes(results)).toEqual(Array(6).fill(FAILED));
+  expect(faults.failed).toBe(1);
+  // The store went back to what is on disk: none of the six writes is read back.
+  expect(await counterOf(client)).toBe(1);
+  expect(await counterOf(client, 'fresh')).toBeUndefined();
+  expect(await counterOf(client, 'other')).toBeUndefined();
+  // And it writes again.
+  expect((await add(client, 'counter')).Attributes?.n).toBe(2);
+});
+
+it('answers a store call of a failed batch with the same 500, and a later one as usual', async () => {
+  const client = sendStoreCalls(oneAttempt(store.transport));
+  const before = (await counterOf(client)) as number;
+  store.requests(true);
+  faults.failNext(1, 300);
+  const results = await Promise.allSettled([add(client, 'counter'), add(client, 'counter')]);
+  expect(outcomes(results)).toEqual([FAILED, FAILED]);
+  expect(store.requests().UpdateItem).toBe(2);
+  expect(await counterOf(client)).toBe(before);
+  expect((await add(client, 'counter')).Attributes?.n).toBe(before + 1);
+});
+
+it('counts an admission once when the SDK retries the write whose batch failed', async () => {
+  const document = createDocumentClient(store.endpoint);
+  // The SDK's default retries (no failFast): the 500 is retried on the same client.
+  const usage = new UsageStore(createMeteringClient(document, store.endpoint), TABLE, {
+    clock: () => new Date('2026-11-28T12:00:00.000Z'),
+  });
+  faults.failNext(1);
+  const failedBefore = faults.failed;
+  const state = await usage.admit({
+    accountId: 'acct-failed-batch',
+    limits: { ...PLANS.pro, monthlyLimit: 1_000, perMinute: 100 },
+    countsTowardMonth: true,
+    requestId: 'req-failed-batch',
+  });
+  expect(state).toMatchObject({ verdict: 'admitted', minuteUsed: 1, monthUsed: 1 });
+  // Its first write's batch failed, so the admission is the SDK's second attempt.
+  expect(faults.failed).toBe(failedBefore + 1);
+  expect(await usage.getMonthUsed('acct-failed-batch')).toBe(1);
+});
+
+it('holds after a restart exactly the writes that were answered', async () => {
+  const answered = (await counterOf(overHttp())) as number;
+  faults.failNext(1, 300);
+  const lost = await Promise.allSettled([add(overHttp(), 'counter'), add(overHttp(), 'counter')]);
+  expect(outcomes(lost)).toEqual([FAILED, FAILED]);
+  await store.close();
+  store = await open();
+  const client = overHttp();
+  expect(await counterOf(client)).toBe(answered);
+  expect(await counterOf(client, 'fresh')).toBeUndefined();
+  expect(
+    await new UsageStore(createMeteringClient(client, store.endpoint), TABLE, {
+      clock: () => new Date('2026-11-28T12:00:00.000Z'),
+    }).getMonthUsed('acct-failed-batch'),
+  ).toBe(1);
+});
