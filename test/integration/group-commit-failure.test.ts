@@ -5,7 +5,6 @@
  * failed is then counted once. The failure is LevelDB's own batch write rejecting, injected beneath group commit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -18,11 +17,11 @@ import {
 } from '../../lambdas/core/store/clients';
 import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
 import { UsageStore } from '../../lambdas/core/store/usage-store';
-import { PROJECT_ROOT } from '../../lib/bundling';
 import { createTable } from '../../local-server/create-tables';
 import { type EmbeddedStore, openEmbeddedStore } from '../../local-server/embedded-store';
 import { allDurable } from '../../local-server/group-commit';
 import { sendStoreCalls } from '../../local-server/store-calls';
+import { levelOfDynalite } from '../support/dynalite-level';
 
 interface BatchingLevel {
   prototype: { _batch(this: unknown, operations: unknown[], options: object): Promise<void> };
@@ -34,8 +33,7 @@ interface BatchingLevel {
  * the store opens, so group commit writes its batches through it.
  */
 function injectBatchFailures() {
-  const requireFromDynalite = createRequire(createRequire(join(PROJECT_ROOT, 'package.json')).resolve('dynalite'));
-  const proto = (requireFromDynalite('level') as { Level: BatchingLevel }).Level.prototype;
+  const proto = levelOfDynalite<BatchingLevel>().prototype;
   const write = proto._batch;
   let failing = 0;
   let afterMs = 0;

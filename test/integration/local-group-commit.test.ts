@@ -7,7 +7,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,10 +15,10 @@ import { monthKey } from '../../lambdas/core/domain/quota';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { usageKey } from '../../lambdas/core/store/tables';
-import { PROJECT_ROOT } from '../../lib/bundling';
 import { allDurable, installGroupCommit } from '../../local-server/group-commit';
 import { localTableNames } from '../../local-server/local-store';
 import { readLock } from '../../local-server/running-servers';
+import { levelOfDynalite } from '../support/dynalite-level';
 
 const CONCURRENCY = 16;
 const ANSWERS_BEFORE_KILL = 300;
@@ -130,14 +129,9 @@ interface Level {
   getMany(keys: string[]): Promise<unknown[]>;
 }
 
-function levelOfDynalite(): new (path: string, options: object) => Level {
-  const requireFromDynalite = createRequire(createRequire(join(PROJECT_ROOT, 'package.json')).resolve('dynalite'));
-  return (requireFromDynalite('level') as { Level: new (path: string, options: object) => Level }).Level;
-}
-
 it('reads its own unwritten writes, reports when they are on disk, and writes them all before it closes', async () => {
   installGroupCommit();
-  const Level = levelOfDynalite();
+  const Level = levelOfDynalite<new (path: string, options: object) => Level>();
   const path = join(dir, 'level');
   const db = new Level(path, { valueEncoding: 'json' });
   await db.open();
