@@ -12,6 +12,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { buildSite, OPENAPI_FILE, REFERENCE_PAGE_CSP, REFERENCE_PAGE_FILE } from '../api-docs/site';
+import { DENY_CONTEXT_CODE, DENY_CONTEXT_MESSAGE } from '../lambdas/core/http/authorizer-context';
 import {
   DASHBOARD_BASE_PATH,
   DASHBOARD_MAX_BODY_BYTES,
@@ -19,12 +20,7 @@ import {
   type DashboardRouteId,
   matchDashboardRoute,
 } from '../lambdas/core/http/dashboard-routes';
-import {
-  DASHBOARD_GATEWAY_RESPONSES,
-  DENY_CONTEXT_CODE,
-  DENY_CONTEXT_MESSAGE,
-  type GatewayResponseType,
-} from '../lambdas/core/http/gateway-responses';
+import { DASHBOARD_GATEWAY_RESPONSES, type GatewayResponseType } from '../lambdas/core/http/gateway-responses';
 import { API_KEY_HEADER, headerValue } from '../lambdas/core/http/headers';
 import { API_BASE_PATH, matchRoute, type RouteId, type RouteMatch } from '../lambdas/core/http/routes';
 import {

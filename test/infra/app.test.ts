@@ -452,6 +452,16 @@ describe('functions', () => {
     expect(holding).toEqual(['sources']);
   });
 
+  it('bundles the gateway responses into no function', () => {
+    // API Gateway renders them (the stack deploys them, the local gateway renders them); building the table at a
+    // function's load would be bytes and work for nothing. The authorizer needs only the Deny's context keys.
+    const holding = FUNCTION_NAMES.filter((name) => {
+      const output = Object.values(bundleOf(name).metafile?.outputs ?? {}).find((o) => o.entryPoint !== undefined);
+      return (output?.inputs['lambdas/core/http/gateway-responses.ts']?.bytesInOutput ?? 0) > 0;
+    });
+    expect(holding).toEqual([]);
+  });
+
   it.each([...FUNCTION_NAMES])(
     "leaves Node's web streams out of %s's load: only @middy/core imports them, through the lazy module",
     (name) => {

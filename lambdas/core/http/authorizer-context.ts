@@ -26,6 +26,13 @@ export interface Access {
   meter?: MeterState;
 }
 
+/**
+ * Context keys the authorizer sets on a Deny, which the ACCESS_DENIED gateway response reads. Here rather than beside
+ * that response, so the authorizer's bundle holds no gateway response (they are built at load).
+ */
+export const DENY_CONTEXT_CODE = 'errorCode';
+export const DENY_CONTEXT_MESSAGE = 'errorMessage';
+
 /** Context keys. The counts of the meter are carried; its verdict, plan name and limits follow from the rest. */
 const KEYS = {
   verdict: 'verdict',

@@ -1,4 +1,5 @@
 import { ERROR_CATALOG, type ErrorCode } from '../domain/errors';
+import { DENY_CONTEXT_CODE, DENY_CONTEXT_MESSAGE } from './authorizer-context';
 import { API_KEY_HEADER } from './headers';
 import { ERROR_CACHE_CONTROL } from './routes';
 
@@ -30,10 +31,6 @@ export interface GatewayResponseDefinition {
   /** Headers of this response on top of GATEWAY_RESPONSE_HEADERS, as API Gateway mapping expressions. */
   headers?: Readonly<Record<string, string>>;
 }
-
-/** Context keys the authorizer sets on a Deny for the ACCESS_DENIED template. */
-export const DENY_CONTEXT_CODE = 'errorCode';
-export const DENY_CONTEXT_MESSAGE = 'errorMessage';
 
 function envelope(code: ErrorCode, message: string = ERROR_CATALOG[code].message, param?: string): string {
   const error = param === undefined ? { code, message } : { code, message, param };

@@ -1,7 +1,6 @@
 import { ERROR_CATALOG, isErrorCode } from '../../../lambdas/core/domain/errors';
+import { DENY_CONTEXT_CODE, DENY_CONTEXT_MESSAGE } from '../../../lambdas/core/http/authorizer-context';
 import {
-  DENY_CONTEXT_CODE,
-  DENY_CONTEXT_MESSAGE,
   GATEWAY_RESPONSE_HEADERS,
   GATEWAY_RESPONSES,
   gatewayResponse,
