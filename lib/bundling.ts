@@ -36,11 +36,11 @@ export function dashboardModule(route: DashboardRouteId): string {
   return `lambdas/core/dashboard/${route}.ts`;
 }
 
-function isRoute(name: FunctionName): name is RouteId {
+export function isRoute(name: FunctionName): name is RouteId {
   return ROUTES.some((route) => route.id === name);
 }
 
-function isDashboardRoute(name: FunctionName): name is DashboardRouteId {
+export function isDashboardRoute(name: FunctionName): name is DashboardRouteId {
   return DASHBOARD_ROUTES.some((route) => route.id === name);
 }
 

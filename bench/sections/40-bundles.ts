@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { ROUTES } from '../../lambdas/core/http/routes';
 import {
   esbuildOptions,
   FUNCTION_NAMES,
   type FunctionName,
+  isRoute,
   PROJECT_ROOT,
   sharedEsbuildOptions,
 } from '../../lib/bundling';
@@ -93,7 +93,7 @@ function requireMs(file: string, env: NodeJS.ProcessEnv): { wall: number; cpu: n
 
 /** The authorizer and the public endpoints start on an API client's request; the rest serve the dashboard or a schedule. */
 function initAim(name: FunctionName): number {
-  const clientFacing = name === 'authorizer' || ROUTES.some((route) => route.id === name);
+  const clientFacing = name === 'authorizer' || isRoute(name);
   return clientFacing ? INIT_AIM_RATIO.clientFacing : INIT_AIM_RATIO.other;
 }
 

@@ -13,12 +13,19 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { type BuildResult, buildSync } from 'esbuild';
 import { CENTRAL_BANK_IDS } from '../../lambdas/core/domain/publishers';
 import { SOURCE_IDS, SOURCES_ENV } from '../../lambdas/core/domain/rates';
-import { DASHBOARD_ROUTES, type DashboardRouteId } from '../../lambdas/core/http/dashboard-routes';
+import { DASHBOARD_ROUTES } from '../../lambdas/core/http/dashboard-routes';
 import { GATEWAY_RESPONSES, gatewayResponseHeaders } from '../../lambdas/core/http/gateway-responses';
 import { API_BASE_PATH, ERROR_CACHE_CONTROL, ROUTES } from '../../lambdas/core/http/routes';
 import { ACCOUNTS_TABLE, RATES_TABLE, SERIES_META_KEY, SOURCES_KEY, TABLES } from '../../lambdas/core/store/tables';
 import { TRACING_ENV } from '../../lambdas/core/tracing';
-import { BUNDLE_OPTIONS, esbuildOptions, FUNCTION_NAMES, type FunctionName, functionEntry } from '../../lib/bundling';
+import {
+  BUNDLE_OPTIONS,
+  esbuildOptions,
+  FUNCTION_NAMES,
+  type FunctionName,
+  functionEntry,
+  isDashboardRoute,
+} from '../../lib/bundling';
 import { FUNCTION_DEFAULTS, type FxratesFunction } from '../../lib/fxrates-function';
 import * as synth from './synth';
 
@@ -48,10 +55,6 @@ function functionsByName(): Map<FunctionName, FxratesFunction> {
     if (fn) map.set(route.id, fn);
   }
   return map;
-}
-
-function isDashboardRoute(name: FunctionName): name is DashboardRouteId {
-  return DASHBOARD_ROUTES.some((route) => route.id === name);
 }
 
 /** The resources of a type that belong to the public REST API (the dashboard's has its own). */
