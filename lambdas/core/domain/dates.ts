@@ -18,8 +18,16 @@ export function formatTimestamp(at: Date | number): string {
   return new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** The day formatDay last wrote, from its first millisecond to the next day's: a clock's days change rarely. */
+let lastDay = { start: Number.NaN, end: Number.NaN, text: '' };
+
 export function formatDay(at: Date | number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  const ms = typeof at === 'number' ? at : at.getTime();
+  if (ms >= lastDay.start && ms < lastDay.end) return lastDay.text;
+  const text = new Date(ms).toISOString().slice(0, 10);
+  const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  lastDay = { start, end: start + DAY_MS, text };
+  return text;
 }
 
 /** Parses `YYYY-MM-DD` that names a real calendar day; undefined otherwise. */

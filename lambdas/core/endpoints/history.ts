@@ -25,6 +25,7 @@ import {
   type RawParameters,
   readAll,
   readDay,
+  sameAllDay,
 } from '../http/parameters';
 import { successBody, successResponse } from '../http/responses';
 import { UNSETTLED_CACHE_CONTROL } from '../http/routes';
@@ -38,12 +39,12 @@ import { PAST_PAIR, requireHistoryCodes, requireHistoryPlan } from './history-ac
 export const FALLBACK_DAYS = 7;
 
 /** The parameters, in reading order; the date is judged against `today` (UTC). */
-const parameters = (today: string) => ({
+const parameters = /* @__PURE__ */ sameAllDay((today: string) => ({
   ...PAST_PAIR,
   date: { in: 'path', read: (raw: string) => readDay(raw, today) } satisfies Parameter<string>,
   fallback: FALLBACK,
   expand: EXPAND,
-});
+}));
 
 /**
  * `from`/`to` (withdrawn codes included), `date` (judged against `today`, UTC) and the optional `fallback` and

@@ -27,6 +27,7 @@ import {
   SERIES_FORMAT,
   SERIES_FORMATS,
   type SeriesFormat,
+  sameAllDay,
 } from '../http/parameters';
 import { RawNumber, successResponse } from '../http/responses';
 import { TIMESERIES_CACHE_CONTROL } from '../http/routes';
@@ -37,13 +38,17 @@ import { defineEndpoint } from './endpoint';
 import { PAST_PAIR, requireHistoryCodes, requireHistoryPlan } from './history-access';
 
 /** The range's ends, judged against `today` (UTC). */
-const range = (today: string) => ({
+const range = /* @__PURE__ */ sameAllDay((today: string) => ({
   start: { in: 'query', read: (raw: string) => readDay(raw, today, 'start') } satisfies Parameter<string>,
   end: { in: 'query', read: (raw: string) => readDay(raw, today, 'end') } satisfies Parameter<string>,
-});
+}));
 
 /** The parameters, in reading order. */
-const parameters = (today: string) => ({ ...PAST_PAIR, ...range(today), format: SERIES_FORMAT });
+const parameters = /* @__PURE__ */ sameAllDay((today: string) => ({
+  ...PAST_PAIR,
+  ...range(today),
+  format: SERIES_FORMAT,
+}));
 
 /** `start` after `end`, or more than MAX_SERIES_DAYS days, is a 400. */
 function checkRange({ start, end }: { start: string; end: string }): void {

@@ -76,6 +76,22 @@ function rawValue(source: unknown, name: string): unknown {
 }
 
 /**
+ * `build(today)`, built again only when `today` changes: the parameters of a route that judges days against today
+ * are the same all day, and building them (an object and a closure per day parameter) cost each request.
+ */
+export function sameAllDay<T>(build: (today: string) => T): (today: string) => T {
+  let day: string | undefined;
+  let built: T | undefined;
+  return (today) => {
+    if (today !== day || built === undefined) {
+      built = build(today);
+      day = today;
+    }
+    return built;
+  };
+}
+
+/**
  * Reads every parameter, in order. With several faults, a 400 (malformed) wins over a 422 (well-formed but
  * unsupported); among equals, the first in order.
  */

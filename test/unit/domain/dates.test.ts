@@ -11,6 +11,39 @@ import {
   parseDay,
 } from '../../../lambdas/core/domain/dates';
 
+describe('formatDay', () => {
+  const DAY = 86_400_000;
+
+  it("formats each call's own day when consecutive calls cross midnight, either way", () => {
+    const midnight = Date.UTC(2026, 0, 1);
+    expect(formatDay(midnight - 1)).toBe('2025-12-31');
+    expect(formatDay(midnight)).toBe('2026-01-01');
+    expect(formatDay(new Date(midnight + DAY - 1))).toBe('2026-01-01');
+    expect(formatDay(midnight + DAY)).toBe('2026-01-02');
+    expect(formatDay(midnight - 1)).toBe('2025-12-31');
+  });
+
+  it('formats days before 1970, whose times are negative', () => {
+    expect(formatDay(-1)).toBe('1969-12-31');
+    expect(formatDay(-DAY)).toBe('1969-12-31');
+    expect(formatDay(-DAY - 1)).toBe('1969-12-30');
+    expect(formatDay(0)).toBe('1970-01-01');
+  });
+
+  it('agrees with the ISO form of any time, whatever came before', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -2e12, max: 4e12 }), { minLength: 1, maxLength: 20 }), (times) => {
+        for (const at of times) expect(formatDay(at)).toBe(new Date(at).toISOString().slice(0, 10));
+      }),
+    );
+  });
+
+  it('refuses an invalid date as toISOString does', () => {
+    expect(() => formatDay(Number.NaN)).toThrow(RangeError);
+    expect(() => formatDay(new Date('not a date'))).toThrow(RangeError);
+  });
+});
+
 describe('parseDay', () => {
   it('parses a real calendar day into its parts', () => {
     expect(parseDay('2026-11-22')).toEqual({ year: 2026, month: 11, day: 22 });

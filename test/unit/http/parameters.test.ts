@@ -4,7 +4,7 @@ import { readEnrichedInput } from '../../../lambdas/core/endpoints/enriched';
 import { readHistoryInput } from '../../../lambdas/core/endpoints/history';
 import { readLatestQuery } from '../../../lambdas/core/endpoints/latest';
 import { readPairInput } from '../../../lambdas/core/endpoints/pair';
-import { MAX_PARAMETER_LENGTH, readAmount } from '../../../lambdas/core/http/parameters';
+import { MAX_PARAMETER_LENGTH, readAmount, sameAllDay } from '../../../lambdas/core/http/parameters';
 import { refusal } from '../../support/refusal';
 
 const TODAY = '2026-11-22';
@@ -286,6 +286,15 @@ describe('date', () => {
     ).toBe('2026-11-23');
   });
 
+  it('judges each call against its own today when today changes between calls', () => {
+    const next = '2026-11-23';
+    const read = (today: string) => () =>
+      readHistoryInput({ path: { from: 'USD', to: 'EUR', date: next }, query: {} }, today);
+    expect(refusal(read(TODAY))).toMatchObject({ code: 'invalid-date' });
+    expect(read(next)().date).toBe(next);
+    expect(refusal(read(TODAY))).toMatchObject({ code: 'invalid-date' });
+  });
+
   it('explains which rule the date broke', () => {
     const message = (date: string) => refusal(() => history({ from: 'USD', to: 'EUR', date })).message;
     const messages = new Set([message('2026-1-1'), message('2023-02-30'), message('2026-12-01')]);
@@ -403,5 +412,20 @@ describe('path and query read together', () => {
 
   it('ignore inherited property names', () => {
     expect(readLatestQuery(Object.create({ base: 'GBP' }))).toEqual({ base: 'EUR' });
+  });
+});
+
+describe('sameAllDay', () => {
+  it('builds once per day, and again whenever the day changes', () => {
+    const built: string[] = [];
+    const perDay = sameAllDay((today) => {
+      built.push(today);
+      return { today };
+    });
+    const first = perDay('2026-11-22');
+    expect(perDay('2026-11-22')).toBe(first);
+    expect(perDay('2026-11-23')).toEqual({ today: '2026-11-23' });
+    expect(perDay('2026-11-22')).toEqual({ today: '2026-11-22' });
+    expect(built).toEqual(['2026-11-22', '2026-11-23', '2026-11-22']);
   });
 });

@@ -1,3 +1,4 @@
+import { pathMatcher } from '../../../lambdas/core/http/path-matcher';
 import {
   API_BASE_PATH,
   ERROR_CACHE_CONTROL,
@@ -71,6 +72,46 @@ describe('matchRoute', () => {
 
   it('does not let a query string take part in the match', () => {
     expect(matchRoute('/rates/latest?base=USD')).toBeUndefined();
+  });
+
+  it('matches the resource path API Gateway hands the authorizer, its parameters as written', () => {
+    const match = matchRoute('/rates/history/{from}/{to}/{date}');
+    expect(match?.route.id).toBe('history');
+    expect(match?.pathParameters).toEqual({ from: '{from}', to: '{to}', date: '{date}' });
+  });
+});
+
+describe('pathMatcher', () => {
+  const routes = [
+    { id: 'spec', path: '/openapi.json' },
+    { id: 'new', path: '/keys/new' },
+    { id: 'key', path: '/keys/{keyId}' },
+    { id: 'inner', path: '/files/v{version}' },
+  ];
+  const match = pathMatcher(routes);
+
+  it('takes literal text literally: a dot matches a dot only', () => {
+    expect(match('/openapi.json')?.route.id).toBe('spec');
+    expect(match('/openapiXjson')).toBeUndefined();
+  });
+
+  it('lets the first route in order win where two match', () => {
+    expect(match('/keys/new')).toEqual({ route: routes[1], pathParameters: {} });
+    expect(match('/keys/k1')).toEqual({ route: routes[2], pathParameters: { keyId: 'k1' } });
+  });
+
+  it('reads a parameter only as a whole segment, as API Gateway does', () => {
+    expect(match('/files/v{version}')?.route.id).toBe('inner');
+    expect(match('/files/v2')).toBeUndefined();
+  });
+
+  it('tries the next route when a parameter is not valid percent-encoding for this one', () => {
+    const decoding = pathMatcher([
+      { id: 'param', path: '/a/{x}' },
+      { id: 'literal', path: '/a/%' },
+    ]);
+    expect(decoding('/a/%')?.route.id).toBe('literal');
+    expect(decoding('/a/%41')).toEqual({ route: { id: 'param', path: '/a/{x}' }, pathParameters: { x: 'A' } });
   });
 });
 

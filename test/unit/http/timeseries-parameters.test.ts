@@ -34,6 +34,14 @@ describe('readTimeseriesInput', () => {
     });
   });
 
+  it("judges the range against each call's own today when today changes between calls", () => {
+    const query = { start: '2026-09-30', end: '2026-10-01' };
+    const at = (today: string) => () => readTimeseriesInput({ path: pair, query }, today);
+    expect(refusal(at(TODAY))).toEqual([400, 'invalid-date', 'end', expect.any(String)]);
+    expect(at('2026-10-01')()).toMatchObject({ start: '2026-09-30', end: '2026-10-01' });
+    expect(refusal(at(TODAY))).toEqual([400, 'invalid-date', 'end', expect.any(String)]);
+  });
+
   it.each([
     [{}, 'start', "The parameter 'start' is required."],
     [{ start: '2026-01-01' }, 'end', "The parameter 'end' is required."],
