@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 
 /**
@@ -54,8 +54,9 @@ export function isWellFormedApiKey(key: string): boolean {
 }
 
 /** The only form in which a key is stored. */
+// crypto.hash, not createHash: one call and no Hash object, about half the time for a key (the authorizer's hot path).
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** What stays secret (28 random characters, about 166 bits) is still far beyond guessing. */

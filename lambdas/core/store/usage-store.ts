@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type AttributeValue, type DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { type Clock, systemClock } from '../domain/dates';
 import type { PlanLimits } from '../domain/plans';
@@ -88,8 +88,8 @@ function count(item: Stored | undefined, attribute: string): number {
 }
 
 function requestSlot(requestId: string): { attribute: string; digest: string } {
-  const hash = createHash('sha256').update(requestId).digest();
-  return { attribute: `r${(hash[0] ?? 0) % REQUEST_SLOTS}`, digest: hash.subarray(1, 10).toString('base64url') };
+  const digest = hash('sha256', requestId, 'buffer');
+  return { attribute: `r${(digest[0] ?? 0) % REQUEST_SLOTS}`, digest: digest.subarray(1, 10).toString('base64url') };
 }
 
 /** The month's counts as the dashboard shows them. */
