@@ -1,4 +1,4 @@
-import { createHash, hash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 
 /**
@@ -71,7 +71,7 @@ export const ACCOUNT_ID_RANDOM_LENGTH = 16;
 
 /** Derived from the Cognito `sub`: no lookup item, and two first requests racing create one account. */
 export function accountIdForOwner(sub: string): string {
-  const digest = createHash('sha256').update(`owner:${sub}`, 'utf8').digest();
+  const digest = hash('sha256', `owner:${sub}`, 'buffer');
   let id = '';
   for (const byte of digest) {
     if (id.length === ACCOUNT_ID_RANDOM_LENGTH) break;

@@ -25,7 +25,7 @@ export function formatDay(at: Date | number): string {
   const ms = typeof at === 'number' ? at : at.getTime();
   if (ms >= lastDay.start && ms < lastDay.end) return lastDay.text;
   const text = new Date(ms).toISOString().slice(0, 10);
-  const start = ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+  const start = Math.floor(ms / DAY_MS) * DAY_MS;
   lastDay = { start, end: start + DAY_MS, text };
   return text;
 }

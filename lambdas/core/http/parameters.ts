@@ -83,11 +83,11 @@ export function sameAllDay<T>(build: (today: string) => T): (today: string) => T
   let day: string | undefined;
   let built: T | undefined;
   return (today) => {
-    if (today !== day || built === undefined) {
+    if (today !== day) {
       built = build(today);
       day = today;
     }
-    return built;
+    return built as T;
   };
 }
 

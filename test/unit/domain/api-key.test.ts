@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import fc from 'fast-check';
 import {
+  accountIdForOwner,
   crc32,
   generateApiKey,
   hashApiKey,
@@ -208,5 +209,12 @@ describe('hashApiKey', () => {
   it('does not contain the key', () => {
     const key = generateApiKey(cryptoBytes);
     expect(hashApiKey(key)).not.toContain(key.slice(4));
+  });
+});
+
+describe('accountIdForOwner', () => {
+  it("derives the same id from a Cognito sub as before, so an owner's account is found again", () => {
+    expect(accountIdForOwner('5f0c3b2e-9a41-4c7d-b2e8-1d6f0a9c3e77')).toBe('acc_jRHpJQv86geVqI1a');
+    expect(accountIdForOwner('another-sub')).not.toBe(accountIdForOwner('5f0c3b2e-9a41-4c7d-b2e8-1d6f0a9c3e77'));
   });
 });
