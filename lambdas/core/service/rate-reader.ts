@@ -130,6 +130,14 @@ export class RateReader {
     return value;
   }
 
+  /**
+   * A day as memory holds it while fresh (`value` undefined for a day known to have no snapshot), without a read or
+   * a promise; undefined when it must be read (`getDay`).
+   */
+  cachedDay(day: string): { value: RateSnapshot | undefined } | undefined {
+    return this.days.get(day, this.clock().getTime());
+  }
+
   async getDay(day: string): Promise<RateSnapshot | undefined> {
     const now = this.clock().getTime();
     const cached = this.days.get(day, now);

@@ -218,6 +218,30 @@ describe('history with fallback=previous', () => {
       expect(again.status).toBe(304);
       expect(again.headers.get('cache-control')).toBe('private, max-age=3600');
     });
+    it("serves a nearer day's rate that arrives late instead of the answer it gave before", async () => {
+      // Saturday 2024-06-15 has no ECB rate; Friday 06-14 is served until a late source fills the Saturday.
+      ctx.api.clock.set('2024-06-16T12:00:00Z');
+      const before = await history('USD/CHF/2024-06-15?fallback=previous');
+      expect(before.json().data).toMatchObject({ date: '2024-06-15', effective_date: '2024-06-14' });
+      const friday = await ctx.api.service.ratesStore.getDay('2024-06-14');
+      if (!friday) throw new Error('the bundled history has no 2024-06-14');
+      const late = { ...friday, date: '2024-06-15', publishedAt: '2024-06-15T09:00:00Z' };
+      late.rates = { ...friday.rates, CHF: (friday.rates.CHF ?? 1) * 1.01 };
+      await ctx.api.service.ratesStore.putDay(late);
+      // The day's absence is remembered for a minute, as the reader's cache says; then its own rate is served.
+      ctx.api.clock.set('2024-06-16T12:01:01Z');
+      const after = await history('USD/CHF/2024-06-15?fallback=previous');
+      expect(after.json().data).toMatchObject({
+        date: '2024-06-15',
+        effective_date: '2024-06-15',
+        published_at: '2024-06-15T09:00:00Z',
+      });
+      expect(after.json().data?.rate).not.toBe(before.json().data?.rate);
+      expect(after.json().data?.rate).toBe((await history('USD/CHF/2024-06-15')).json().data?.rate);
+      expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+      // The Sunday still falls back, now to the Saturday.
+      expect((await history('USD/CHF/2024-06-16?fallback=previous')).json().data?.effective_date).toBe('2024-06-15');
+    });
   });
 
   describe('plan rules judge the requested date', () => {

@@ -236,6 +236,23 @@ describe('RateReader.getDay', () => {
     expect(source.readsOf(day)).toBe(2);
   });
 
+  it('gives a day from memory without a read while it is fresh, a known absence as an undefined value', async () => {
+    const { source, reader, advance } = setup();
+    const day = addDays(TODAY, -1);
+    const missing = addDays(TODAY, -2);
+    source.days.set(day, snapshot(day));
+    expect(reader.cachedDay(day)).toBeUndefined();
+    const read = await reader.getDay(day);
+    await reader.getDay(missing);
+    expect(reader.cachedDay(day)?.value).toBe(read);
+    expect(reader.cachedDay(missing)).toHaveProperty('value', undefined);
+    expect([source.readsOf(day), source.readsOf(missing)]).toEqual([1, 1]);
+    // Past the recent days' time to live, both must be read again: memory no longer answers for them.
+    advance(60_000);
+    expect(reader.cachedDay(day)).toBeUndefined();
+    expect(reader.cachedDay(missing)).toBeUndefined();
+  });
+
   it('evicts the least recently used day at capacity', async () => {
     const { source, reader } = setup({ dayCacheSize: 3 });
     const days = ['2025-01-06', '2025-01-07', '2025-01-08', '2025-01-09'];
