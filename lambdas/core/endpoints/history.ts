@@ -29,6 +29,7 @@ import {
 } from '../http/parameters';
 import { successBody, successResponse } from '../http/responses';
 import { UNSETTLED_CACHE_CONTROL } from '../http/routes';
+import { LruCache } from '../service/lru-cache';
 import type { RateReader } from '../service/rate-reader';
 import { sourcesOf, storeRead } from './current-rates';
 import { lambdaEndpointDeps } from './deps';
@@ -63,17 +64,14 @@ interface Served {
   rate: number;
 }
 
-/** The days `fallback=previous` looks at, nearest first, remembered per requested day (a few hundred at most). */
-const earlierDays = new Map<string, readonly string[]>();
-const EARLIER_DAYS_KEPT = 1024;
+/** The days `fallback=previous` looks at, nearest first, remembered for the most recently requested days. */
+const earlierDays = new LruCache<readonly string[]>(1024);
 
 function daysBefore(date: string): readonly string[] {
-  let days = earlierDays.get(date);
-  if (!days) {
-    days = Array.from({ length: FALLBACK_DAYS }, (_, i) => addDays(date, -(i + 1)));
-    if (earlierDays.size >= EARLIER_DAYS_KEPT) earlierDays.clear();
-    earlierDays.set(date, days);
-  }
+  const held = earlierDays.get(date);
+  if (held) return held.value;
+  const days = Array.from({ length: FALLBACK_DAYS }, (_, i) => addDays(date, -(i + 1)));
+  earlierDays.set(date, days);
   return days;
 }
 
@@ -103,7 +101,8 @@ async function servedDay(
   // A pair's rate on a past day is computed once per day's snapshot: its rounding was about half the warm handler's time.
   const rateKey = `rate:${from}:${to}`;
   const rateOf = (snapshot: RateSnapshot) => reader.memo(snapshot, rateKey, () => crossRate(snapshot.rates, from, to));
-  const requested = (reader.cachedDay(date) ?? { value: await storeRead(() => reader.getDay(date)) }).value;
+  const held = reader.cachedDay(date);
+  const requested = held ? held.value : await storeRead(() => reader.getDay(date));
   const rate = requested ? rateOf(requested) : undefined;
   if (requested && rate !== undefined) return { day: date, snapshot: requested, rate };
   if (!fallback) return undefined;
