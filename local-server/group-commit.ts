@@ -18,9 +18,11 @@
  * What a crash (kill -9) can lose is therefore what was in flight: requests not answered yet, whose effects may or
  * may not be on disk, each whole or not at all. A batch reaches the operating system when LevelDB's write returns
  * (LevelDB writes its log without fsync, as dynalite always did), so only a crash of the machine loses more.
- * A batch that fails to be written fails every request not yet answered, and the database goes back to what is
- * on disk: their answers would have been computed from writes that are not. Iterators (Scan, Query) read what is
- * on disk, which includes every write of an answered request.
+ * A batch that fails to be written fails every request under way (begun and not answered, its answer ready or not),
+ * and the database goes back to what is on disk: their answers may rest on writes that are not. One that began
+ * before the failure and wrote only after it is failed too, though its write stands: DynamoDB's own 500 leaves a
+ * write's outcome open the same way. Iterators (Scan, Query) read what is on disk, which includes every write of an
+ * answered request.
  */
 
 import type { RequestListener, ServerResponse } from 'node:http';
@@ -67,6 +69,13 @@ function inFormat(value: string | Uint8Array, format: Format | undefined): strin
   if (typeof value === 'string') return format === 'view' ? new Uint8Array(Buffer.from(value)) : Buffer.from(value);
   return format === 'buffer' && !Buffer.isBuffer(value) ? Buffer.from(value) : value;
 }
+
+/**
+ * How many batches have failed in this thread, and the last one's error. A request that was under way when one
+ * failed may have written, or read, what that failure discarded, even if it had not asked to wait yet.
+ */
+let failures = 0;
+let lastFailure: unknown;
 
 interface Waiter {
   upTo: number;
@@ -129,6 +138,8 @@ class WriteBehind {
         this.flush();
       },
       (error: unknown) => {
+        failures++;
+        lastFailure = error;
         // The writes that followed were computed from these: none of them stands.
         this.writing = new Map();
         this.next = new Map();
@@ -250,15 +261,22 @@ function failedWriteBody(error: unknown): string {
   });
 }
 
+/** Marks a request's start for `whenDurable`: the batches that have failed so far. */
+export function requestStarted(): number {
+  return failures;
+}
+
 /**
  * `durable()` once every write accepted so far (on every database of this thread) is on disk, at once when none is
- * pending; `failed(body)` with DynamoDB's 500 body if that write failed. Every answer of the store goes through it,
- * over HTTP (`withDurableAnswers`) and as a store call.
+ * pending; `failed(body)` with DynamoDB's 500 body if that write failed, or if any batch failed after the request
+ * began (`since`, from `requestStarted`): its writes, or what it read, may be among those that failed. Every answer
+ * of the store goes through it, over HTTP (`withDurableAnswers`) and as a store call.
  */
-export function whenDurable<T>(durable: () => T, failed: (body: string) => T): T | Promise<T> {
+export function whenDurable<T>(since: number, durable: () => T, failed: (body: string) => T): T | Promise<T> {
+  const settle = () => (failures === since ? durable() : failed(failedWriteBody(lastFailure)));
   const pending = allDurable();
-  if (!pending) return durable();
-  return pending.then(durable, (error: unknown) => failed(failedWriteBody(error)));
+  if (!pending) return settle();
+  return pending.then(settle, (error: unknown) => failed(failedWriteBody(error)));
 }
 
 /**
@@ -267,9 +285,11 @@ export function whenDurable<T>(durable: () => T, failed: (body: string) => T): T
  */
 export function withDurableAnswers(listener: RequestListener): RequestListener {
   return (req, res) => {
+    const since = requestStarted();
     const end = res.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
     res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
       void whenDurable(
+        since,
         () => end.call(this, chunk, ...rest),
         (body) => {
           this.statusCode = 500;

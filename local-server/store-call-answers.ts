@@ -4,7 +4,7 @@
  * HTTP parts around them (the authorization header's shape, the CRC of the answer, a random request id).
  */
 import { createRequire } from 'node:module';
-import { whenDurable } from './group-commit';
+import { requestStarted, whenDurable } from './group-commit';
 import { STORE_CALL_OPERATIONS, type StoreAnswer, type StoreCall } from './store-calls';
 
 /** dynalite's store: what its actions and validations receive (opaque here). */
@@ -82,14 +82,16 @@ export function storeCallAnswerer(store: DynaliteStore, durable: boolean): (call
       validation: requireFromDynalite(`./validations/${name}`) as Validation,
     });
   }
-  const settle = (answer: StoreAnswer): StoreAnswer | Promise<StoreAnswer> =>
+  const settle = (since: number, answer: StoreAnswer): StoreAnswer | Promise<StoreAnswer> =>
     durable
       ? whenDurable(
+          since,
           () => answer,
           (body) => ({ statusCode: 500, headers: JSON_TYPE, body }),
         )
       : answer;
   return (call) => {
+    const since = requestStarted();
     const known = actions.get(call.operation);
     if (!known)
       return Promise.resolve(errorAnswer(400, { __type: 'com.amazon.coral.service#UnknownOperationException' }));
@@ -106,7 +108,9 @@ export function storeCallAnswerer(store: DynaliteStore, durable: boolean): (call
     return new Promise<StoreAnswer>((resolve) => {
       known.action(store, data, (error, output) => {
         // A refusal, too, may rest on writes not on disk yet (the count that reached a plan's limit, say).
-        resolve(settle(error ? refusal(error) : { statusCode: 200, headers: JSON_TYPE, body: JSON.stringify(output) }));
+        resolve(
+          settle(since, error ? refusal(error) : { statusCode: 200, headers: JSON_TYPE, body: JSON.stringify(output) }),
+        );
       });
     });
   };

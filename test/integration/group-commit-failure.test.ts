@@ -1,8 +1,8 @@
 /**
- * Issue 27: when LevelDB fails to write a group-commit batch (local-server/group-commit.ts), every request not yet
- * answered fails, over HTTP and as a store call, with DynamoDB's 500, and the store goes back to what is on disk: no
- * write of a failed request stands, in this process or after a restart. An SDK retry of an admission whose batch
- * failed is then counted once. The failure is LevelDB's own batch write rejecting, injected beneath group commit.
+ * Issue 27: when LevelDB fails to write a group-commit batch (local-server/group-commit.ts), every request under way
+ * fails, over HTTP and as a store call, with DynamoDB's 500, even one whose answer was not ready yet, and the store
+ * goes back to what is on disk: no write of the failed batch, or of one gathered behind it, stands, in this process
+ * or after a restart. An SDK retry of an admission whose batch failed is then counted once. The failure is LevelDB's own batch write rejecting, injected beneath group commit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,23 +29,26 @@ interface BatchingLevel {
 
 /**
  * Fails LevelDB's batch writes on demand: the next `count` batches reject after `afterMs`, long enough for the
- * requests a test sends together to join the batch that fails or the one gathering behind it. Installed before
- * the store opens, so group commit writes its batches through it.
+ * requests a test sends together to join the batch that fails or the one gathering behind it; without it, at once,
+ * before the store has its answer to the request that wrote. Installed before the store opens, so group commit
+ * writes its batches through it.
  */
 function injectBatchFailures() {
   const proto = levelOfDynalite<BatchingLevel>().prototype;
   const write = proto._batch;
   let failing = 0;
-  let afterMs = 0;
+  let afterMs: number | undefined;
   let failed = 0;
   proto._batch = function (operations, options) {
     if (failing === 0) return write.call(this, operations, options);
     failing--;
     failed++;
-    return new Promise((_, reject) => setTimeout(() => reject(new Error('no space left on device')), afterMs));
+    const error = new Error('no space left on device');
+    if (afterMs === undefined) return Promise.reject(error);
+    return new Promise((_, reject) => setTimeout(() => reject(error), afterMs));
   };
   return {
-    failNext(count: number, delayMs = 0) {
+    failNext(count: number, delayMs?: number) {
       failing = count;
       afterMs = delayMs;
     },
@@ -154,6 +157,20 @@ it('answers a store call of a failed batch with the same 500, and a later one as
   expect(store.requests().UpdateItem).toBe(2);
   expect(await counterOf(client)).toBe(before);
   expect((await add(client, 'counter')).Attributes?.n).toBe(before + 1);
+});
+
+it('answers 500 to a write whose batch failed before the store had its answer, and keeps it not', async () => {
+  const client = overHttp();
+  const before = (await counterOf(client)) as number;
+  faults.failNext(1);
+  expect(outcomes(await Promise.allSettled([add(client, 'counter')]))).toEqual([FAILED]);
+  expect(await counterOf(client)).toBe(before);
+
+  const calls = sendStoreCalls(oneAttempt(store.transport));
+  faults.failNext(1);
+  expect(outcomes(await Promise.allSettled([add(calls, 'counter')]))).toEqual([FAILED]);
+  expect(await counterOf(calls)).toBe(before);
+  expect((await add(calls, 'counter')).Attributes?.n).toBe(before + 1);
 });
 
 it('counts an admission once when the SDK retries the write whose batch failed', async () => {
