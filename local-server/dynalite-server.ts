@@ -21,6 +21,19 @@ export interface RunningDynalite {
 }
 
 /**
+ * dynalite rethrows an error of a request's stream, which ends the thread: a client that goes away before its body
+ * is whole (a killed admin CLI, say) would take the store down. Such a request has no one to answer, and dynalite
+ * never acts on it without its body's end, so its error is let go.
+ */
+function survivingClientAborts(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    listener(req, res);
+    req.removeAllListeners('error');
+    req.on('error', () => undefined);
+  };
+}
+
+/**
  * Starts the embedded DynamoDB emulator on a loopback port, so other processes (the admin CLI) can reach it.
  * With `path` the data persists in LevelDB files there, written by group commit (group-commit.ts); without it, in
  * memory. A store whose files are damaged, or
@@ -50,12 +63,10 @@ export async function startDynalite(
     });
   });
   const { port } = server.address() as AddressInfo;
-  let listener = server.listeners('request')[0] as RequestListener;
-  if (options.path) {
-    listener = withDurableAnswers(listener);
-    server.removeAllListeners('request');
-    server.on('request', listener);
-  }
+  let listener = survivingClientAborts(server.listeners('request')[0] as RequestListener);
+  if (options.path) listener = withDurableAnswers(listener);
+  server.removeAllListeners('request');
+  server.on('request', listener);
   return {
     endpoint: `http://${host}:${port}`,
     port,

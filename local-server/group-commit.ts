@@ -18,11 +18,13 @@
  * What a crash (kill -9) can lose is therefore what was in flight: requests not answered yet, whose effects may or
  * may not be on disk, each whole or not at all. A batch reaches the operating system when LevelDB's write returns
  * (LevelDB writes its log without fsync, as dynalite always did), so only a crash of the machine loses more.
- * A batch that fails to be written fails every request under way (begun and not answered, its answer ready or not),
- * and the database goes back to what is on disk: their answers may rest on writes that are not. One that began
- * before the failure and wrote only after it is failed too, though its write stands: DynamoDB's own 500 leaves a
- * write's outcome open the same way. Iterators (Scan, Query) read what is on disk, which includes every write of an
- * answered request.
+ * A batch that fails to be written fails every request under way (begun and not answered, its answer ready or not)
+ * with DynamoDB's 500, and the database goes back to what is on disk: their answers may rest on writes that are not.
+ * Until every request begun before the failure has ended, writes are refused with the same 500: such a request may
+ * have read a write the failure discarded and would write what it computed from it. So no discarded write stands,
+ * nor any made from one. A request under way whose own writes were on disk before the failure is failed too, though
+ * they stand: DynamoDB's own 500 leaves a write's outcome open the same way. Iterators (Scan, Query) read what is on
+ * disk, which includes every write of an answered request.
  */
 
 import type { RequestListener, ServerResponse } from 'node:http';
@@ -76,6 +78,20 @@ function inFormat(value: string | Uint8Array, format: Format | undefined): strin
  */
 let failures = 0;
 let lastFailure: unknown;
+/** The requests under way, counted by the number of failures when each began (`requestStarted`). */
+const underWay = new Map<number, number>();
+
+/**
+ * After a failure, until every request begun before it has ended, no write is taken: such a request may have read
+ * a write the failure discarded and would write what it computed from it. Requests begun since cannot be told
+ * apart from them at the write, so theirs are refused too, with the same 500.
+ */
+function refuseWrites(): void {
+  if (failures === 0) return;
+  for (const since of underWay.keys()) {
+    if (since < failures) throw storeWriteError(lastFailure);
+  }
+}
 
 interface Waiter {
   upTo: number;
@@ -202,12 +218,15 @@ export function installGroupCommit(): void {
     return writeBehind;
   };
   proto._put = async function (this: Patched, key, value, options) {
+    refuseWrites();
     state(this).accept([{ type: 'put', key, value, ...formats(options) }]);
   };
   proto._del = async function (this: Patched, key, options) {
+    refuseWrites();
     state(this).accept([{ type: 'del', key, ...formats(options) }]);
   };
   proto._batch = async function (this: Patched, operations, options) {
+    refuseWrites();
     state(this).accept(operations.map((operation) => ({ ...formats(options), ...operation })));
   };
   proto._get = async function (this: Patched, key, options) {
@@ -253,30 +272,53 @@ export function allDurable(): Promise<void> | undefined {
   return Promise.all(pending).then(() => undefined);
 }
 
-/** DynamoDB's 500 for a request whose writes did not reach the disk (the SDK retries it): its JSON body. */
-function failedWriteBody(error: unknown): string {
-  return JSON.stringify({
+/** DynamoDB's 500 for a request whose writes did not reach the disk (the SDK retries it): its body. */
+function failedWriteBody(error: unknown): { __type: string; message: string } {
+  return {
     __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
     message: `The store could not write to disk: ${error instanceof Error ? error.message : String(error)}`,
-  });
+  };
 }
 
-/** Marks a request's start for `whenDurable`: the batches that have failed so far. */
+/** A refused write as dynalite passes an API error on: its status and body become the answer. */
+function storeWriteError(error: unknown): Error & { statusCode: number; body: object } {
+  const body = failedWriteBody(error);
+  return Object.assign(new Error(body.message), { statusCode: 500, body });
+}
+
+/**
+ * Marks a request's start, before it reads or writes: returns what `whenDurable` and `requestEnded` take. Every
+ * request of the store, over HTTP and as a store call, is marked, and ended once it can write no more.
+ */
 export function requestStarted(): number {
+  underWay.set(failures, (underWay.get(failures) ?? 0) + 1);
   return failures;
+}
+
+/** How many requests of the store are under way in this thread (begun and not ended). */
+export function requestsUnderWay(): number {
+  let count = 0;
+  for (const n of underWay.values()) count += n;
+  return count;
+}
+
+export function requestEnded(since: number): void {
+  const left = (underWay.get(since) ?? 0) - 1;
+  if (left > 0) underWay.set(since, left);
+  else underWay.delete(since);
 }
 
 /**
  * `durable()` once every write accepted so far (on every database of this thread) is on disk, at once when none is
  * pending; `failed(body)` with DynamoDB's 500 body if that write failed, or if any batch failed after the request
  * began (`since`, from `requestStarted`): its writes, or what it read, may be among those that failed. Every answer
- * of the store goes through it, over HTTP (`withDurableAnswers`) and as a store call.
+ * that may rest on the store's data goes through it, over HTTP (`withDurableAnswers`) and as a store call.
  */
 export function whenDurable<T>(since: number, durable: () => T, failed: (body: string) => T): T | Promise<T> {
-  const settle = () => (failures === since ? durable() : failed(failedWriteBody(lastFailure)));
+  const settle = () => (failures === since ? durable() : failed(JSON.stringify(failedWriteBody(lastFailure))));
   const pending = allDurable();
   if (!pending) return settle();
-  return pending.then(settle, (error: unknown) => failed(failedWriteBody(error)));
+  return pending.then(settle, (error: unknown) => failed(JSON.stringify(failedWriteBody(error))));
 }
 
 /**
@@ -286,17 +328,28 @@ export function whenDurable<T>(since: number, durable: () => T, failed: (body: s
 export function withDurableAnswers(listener: RequestListener): RequestListener {
   return (req, res) => {
     const since = requestStarted();
-    const end = res.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      requestEnded(since);
+    };
+    // dynalite answers every request whose body arrived; one whose body never does ends with its connection.
+    res.once('close', () => {
+      if (!req.complete) end();
+    });
+    const send = res.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
     res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+      end();
       void whenDurable(
         since,
-        () => end.call(this, chunk, ...rest),
+        () => send.call(this, chunk, ...rest),
         (body) => {
           this.statusCode = 500;
           this.removeHeader('x-amz-crc32');
           this.setHeader('Content-Type', 'application/x-amz-json-1.0');
           this.setHeader('Content-Length', Buffer.byteLength(body));
-          return end.call(this, body);
+          return send.call(this, body);
         },
       );
       return this;

@@ -93,6 +93,10 @@ export class InProcessTransport extends LocalRequestHandler {
         removeHeader(name: string) {
           delete outHeaders[name.toLowerCase()];
         },
+        // No connection to close: the request's body is whole, so the listener always ends the answer.
+        once() {
+          return outgoing;
+        },
         end(chunk?: string | Uint8Array) {
           const data = chunk === undefined ? new Uint8Array() : exactBytes(chunk);
           resolve({ response: { statusCode: outgoing.statusCode, headers: outHeaders, body: data } });

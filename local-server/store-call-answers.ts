@@ -4,7 +4,7 @@
  * HTTP parts around them (the authorization header's shape, the CRC of the answer, a random request id).
  */
 import { createRequire } from 'node:module';
-import { requestStarted, whenDurable } from './group-commit';
+import { requestEnded, requestStarted, whenDurable } from './group-commit';
 import { STORE_CALL_OPERATIONS, type StoreAnswer, type StoreCall } from './store-calls';
 
 /** dynalite's store: what its actions and validations receive (opaque here). */
@@ -70,7 +70,8 @@ function refusal(error: DynaliteError): StoreAnswer {
 
 /**
  * Answers store calls on `store`. With `durable`, each answer waits until everything written so far is on disk
- * (group commit), as the HTTP listener's answers do, and becomes a 500 if that write failed.
+ * (group commit), as the HTTP listener's answers do, and becomes a 500 if a batch failed while the call was under
+ * way.
  */
 export function storeCallAnswerer(store: DynaliteStore, durable: boolean): (call: StoreCall) => Promise<StoreAnswer> {
   const validations = requireFromDynalite('./validations') as Validations;
@@ -82,16 +83,15 @@ export function storeCallAnswerer(store: DynaliteStore, durable: boolean): (call
       validation: requireFromDynalite(`./validations/${name}`) as Validation,
     });
   }
-  const settle = (since: number, answer: StoreAnswer): StoreAnswer | Promise<StoreAnswer> =>
-    durable
-      ? whenDurable(
-          since,
-          () => answer,
-          (body) => ({ statusCode: 500, headers: JSON_TYPE, body }),
-        )
-      : answer;
+  const settle = (since: number, answer: StoreAnswer): StoreAnswer | Promise<StoreAnswer> => {
+    requestEnded(since);
+    return whenDurable(
+      since,
+      () => answer,
+      (body) => ({ statusCode: 500, headers: JSON_TYPE, body }),
+    );
+  };
   return (call) => {
-    const since = requestStarted();
     const known = actions.get(call.operation);
     if (!known)
       return Promise.resolve(errorAnswer(400, { __type: 'com.amazon.coral.service#UnknownOperationException' }));
@@ -106,12 +106,23 @@ export function storeCallAnswerer(store: DynaliteStore, durable: boolean): (call
       return Promise.resolve(refusal(error as DynaliteError));
     }
     return new Promise<StoreAnswer>((resolve) => {
-      known.action(store, data, (error, output) => {
-        // A refusal, too, may rest on writes not on disk yet (the count that reached a plan's limit, say).
-        resolve(
-          settle(since, error ? refusal(error) : { statusCode: 200, headers: JSON_TYPE, body: JSON.stringify(output) }),
-        );
-      });
+      const answer = (error: DynaliteError | null, output?: unknown): StoreAnswer =>
+        error ? refusal(error) : { statusCode: 200, headers: JSON_TYPE, body: JSON.stringify(output) };
+      if (!durable) {
+        known.action(store, data, (error, output) => resolve(answer(error, output)));
+        return;
+      }
+      // The action is where the call reads and writes, so it is under way from here (group-commit.ts).
+      const since = requestStarted();
+      try {
+        known.action(store, data, (error, output) => {
+          // A refusal, too, may rest on writes not on disk yet (the count that reached a plan's limit, say).
+          resolve(settle(since, answer(error, output)));
+        });
+      } catch (error) {
+        requestEnded(since);
+        throw error;
+      }
     });
   };
 }

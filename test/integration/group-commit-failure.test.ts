@@ -1,10 +1,12 @@
 /**
  * Issue 27: when LevelDB fails to write a group-commit batch (local-server/group-commit.ts), every request under way
  * fails, over HTTP and as a store call, with DynamoDB's 500, even one whose answer was not ready yet, and the store
- * goes back to what is on disk: no write of the failed batch, or of one gathered behind it, stands, in this process
- * or after a restart. An SDK retry of an admission whose batch failed is then counted once. The failure is LevelDB's own batch write rejecting, injected beneath group commit.
+ * goes back to what is on disk: no write of the failed batch, of one gathered behind it, or of a request that read
+ * one of them, stands, in this process or after a restart. Writes are refused until the requests begun before the
+ * failure have ended. An SDK retry of an admission whose batch failed is then counted once. The failure is LevelDB's own batch write rejecting, injected beneath group commit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -19,12 +21,15 @@ import { ACCOUNTS_TABLE } from '../../lambdas/core/store/tables';
 import { UsageStore } from '../../lambdas/core/store/usage-store';
 import { createTable } from '../../local-server/create-tables';
 import { type EmbeddedStore, openEmbeddedStore } from '../../local-server/embedded-store';
-import { allDurable } from '../../local-server/group-commit';
+import { allDurable, requestsUnderWay } from '../../local-server/group-commit';
 import { sendStoreCalls } from '../../local-server/store-calls';
 import { levelOfDynalite } from '../support/dynalite-level';
 
 interface BatchingLevel {
-  prototype: { _batch(this: unknown, operations: unknown[], options: object): Promise<void> };
+  prototype: {
+    _batch(this: unknown, operations: unknown[], options: object): Promise<void>;
+    _get(this: unknown, key: string | Uint8Array, options: object): Promise<unknown>;
+  };
 }
 
 /**
@@ -39,11 +44,21 @@ function injectBatchFailures() {
   let failing = 0;
   let afterMs: number | undefined;
   let failed = 0;
+  let held: { started(): void; fail?: () => void } | undefined;
   proto._batch = function (operations, options) {
+    const error = new Error('no space left on device');
+    if (held) {
+      const hold = held;
+      held = undefined;
+      failed++;
+      return new Promise((_, reject) => {
+        hold.fail = () => reject(error);
+        hold.started();
+      });
+    }
     if (failing === 0) return write.call(this, operations, options);
     failing--;
     failed++;
-    const error = new Error('no space left on device');
     if (afterMs === undefined) return Promise.reject(error);
     return new Promise((_, reject) => setTimeout(() => reject(error), afterMs));
   };
@@ -51,6 +66,18 @@ function injectBatchFailures() {
     failNext(count: number, delayMs?: number) {
       failing = count;
       afterMs = delayMs;
+    },
+    /** The next batch is held on its way to disk until `fail()`; `started` resolves once it is. */
+    holdNext() {
+      let started!: () => void;
+      const hold: { started(): void; fail?: () => void } = { started: () => started() };
+      held = hold;
+      return {
+        started: new Promise<void>((resolve) => {
+          started = resolve;
+        }),
+        fail: () => hold.fail?.(),
+      };
     },
     get failed() {
       return failed;
@@ -172,6 +199,70 @@ it('answers 500 to a write whose batch failed before the store had its answer, a
   expect(await counterOf(calls)).toBe(before);
   expect((await add(calls, 'counter')).Attributes?.n).toBe(before + 1);
 });
+
+/** Calls `then` right after the next read of the item whose key is `pk`, before the reader goes on. */
+function afterNextReadOf(pk: string, then: () => void): () => void {
+  const proto = levelOfDynalite<BatchingLevel>().prototype;
+  const get = proto._get;
+  // dynalite's LevelDB key of an item ends in its key's value in hex.
+  const suffix = `/${Buffer.from(pk).toString('hex')}/`;
+  let armed = true;
+  proto._get = async function (key, options) {
+    const value = await get.call(this, key, options);
+    if (armed && Buffer.from(key).toString('latin1').endsWith(suffix)) {
+      armed = false;
+      queueMicrotask(then);
+    }
+    return value;
+  };
+  return () => {
+    proto._get = get;
+  };
+}
+
+it('refuses the write of a request that read a write of the failed batch, and takes writes once it ended', async () => {
+  const client = overHttp();
+  const before = (await counterOf(client)) as number;
+  const held = faults.holdNext();
+  const first = add(overHttp(), 'counter');
+  await held.started;
+  // The second reads the first's unwritten count; the batch fails before it writes the count it made from it.
+  const restore = afterNextReadOf('counter', held.fail);
+  try {
+    const results = await Promise.allSettled([first, add(overHttp(), 'counter')]);
+    expect(outcomes(results)).toEqual([FAILED, FAILED]);
+  } finally {
+    restore();
+  }
+  expect(await counterOf(client)).toBe(before);
+  expect((await add(client, 'counter')).Attributes?.n).toBe(before + 1);
+});
+
+it('refuses writes after a failure while a request begun before it is under way, until its connection ends', async () => {
+  const client = overHttp();
+  const before = (await counterOf(client)) as number;
+  const idle = requestsUnderWay();
+  // A request whose body never comes: begun, never answered.
+  const socket = connect(store.port, '127.0.0.1');
+  socket.write(
+    'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 100\r\n\r\n{',
+  );
+  await until(() => requestsUnderWay() === idle + 1);
+  faults.failNext(1);
+  expect(outcomes(await Promise.allSettled([add(client, 'counter')]))).toEqual([FAILED]);
+  expect(outcomes(await Promise.allSettled([add(client, 'counter')]))).toEqual([FAILED]);
+  expect(await counterOf(client)).toBe(before);
+  socket.destroy();
+  await until(() => requestsUnderWay() === idle);
+  expect((await add(client, 'counter')).Attributes?.n).toBe(before + 1);
+});
+
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 5_000) throw new Error('waited 5 s in vain');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 it('counts an admission once when the SDK retries the write whose batch failed', async () => {
   const document = createDocumentClient(store.endpoint);
