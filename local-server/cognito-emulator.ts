@@ -5,7 +5,7 @@
  * inside cognito-local, so anyone can forge them: the reason it listens on loopback only.
  */
 import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ import { UserPoolServiceFactoryImpl } from 'cognito-local/lib/services/userPoolS
 import pino from 'pino';
 import { DASHBOARD_TOKEN_VALIDITY } from '../lambdas/core/http/dashboard-routes';
 import { PASSWORD_POLICY } from '../web/src/password-policy';
-import { createRouter, type RouteCtx } from './cognito-pool-rules';
+import { createRouter, type RouteCtx, UNREADABLE_BODY } from './cognito-pool-rules';
 import { secretFreeDataStores } from './cognito-secrets';
 
 /** The folder of the data directory that holds the emulator's state, and the files in it that are ours. */
@@ -174,8 +174,12 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
   const serverConfig = { host, port: options.port ?? 0 };
   const { services, logger, ctx } = await emulatorServices(dir, serverConfig, clock, tokenConfig, deliver);
   const router = createRouter(services) as unknown as Parameters<typeof createServer>[0];
-  const listen = (port: number) =>
-    createServer(router, logger, { port, hostname: host, https: false }).start() as Promise<Server>;
+  const listen = (port: number) => {
+    const created = createServer(router, logger, { port, hostname: host, https: false });
+    // Express's app, typed `any` by cognito-local; an error handler goes last, after its routes.
+    created.application.use(unreadableRequest);
+    return created.start() as Promise<Server>;
+  };
   const wanted = options.port ?? remembered?.port ?? 0;
   const server = await listen(wanted).catch((error: unknown) => {
     // The remembered port taken by something else: a new one, and the page reloads its config to find it.
@@ -215,6 +219,26 @@ export async function startCognitoEmulator(options: CognitoEmulatorOptions = {})
     await close();
     throw error;
   }
+}
+
+/**
+ * A request body the emulator cannot read (not JSON, too large, cut off) as the JSON protocol answers one: 400 and
+ * a SerializationException, where Express would answer a page with the parser's stack.
+ */
+function unreadableRequest(error: unknown, _req: IncomingMessage, res: ServerResponse, next: (e: unknown) => void) {
+  if (res.headersSent) return next(error);
+  const status = (error as { status?: unknown } | null)?.status;
+  const refused = typeof status === 'number' && status >= 400 && status < 500;
+  const body = JSON.stringify(
+    refused
+      ? { __type: 'SerializationException', message: UNREADABLE_BODY }
+      : { __type: 'InternalErrorException', message: 'The emulator failed to handle the request.' },
+  );
+  res.writeHead(refused ? status : 500, {
+    'Content-Type': 'application/x-amz-json-1.1',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
 }
 
 /** cognito-local's services, assembled: its stores in `dir` (holding no secrets), no triggers, codes to `deliver`. */

@@ -64,6 +64,10 @@ function stringField(request: Request, field: string): string {
   return value;
 }
 
+/** What a request whose body is not a JSON object sent as `application/x-amz-json-1.1` is told. */
+export const UNREADABLE_BODY =
+  'The request body is not a JSON object sent as application/x-amz-json-1.1, the only form this service reads.';
+
 export function createRouter(services: Services): (target: string) => Route {
   const base = Router(services) as unknown as (target: string) => Route;
   const own: Readonly<Record<string, OwnRoute>> = {
@@ -74,6 +78,10 @@ export function createRouter(services: Services): (target: string) => Route {
   return (target) => {
     const route: OwnRoute = own[target] ?? base(target);
     return async (ctx, given) => {
+      // A body of another content type reaches here unparsed, as undefined.
+      if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+        throw new CognitoError('SerializationException', UNREADABLE_BODY);
+      }
       let checked: ReturnType<TokenUser> | undefined;
       const tokenUser: TokenUser = () => (checked ??= userOfAccessToken(services, ctx, given.AccessToken));
       if ('AccessToken' in given) await tokenUser();

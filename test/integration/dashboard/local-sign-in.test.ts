@@ -291,6 +291,34 @@ describe('the local sign-in, as the AWS pool answers', () => {
     }
   });
 
+  it('answers a body it cannot read with 400 SerializationException, never a page or a stack', async () => {
+    const send = (body: string, type = 'application/x-amz-json-1.1') =>
+      fetch(cognito().endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': type, 'X-Amz-Target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+        body,
+      });
+    for (const [body, type] of [
+      ['{"ClientId": ', undefined],
+      ['null', undefined],
+      ['"USER_PASSWORD_AUTH"', undefined],
+      ['[]', undefined],
+      [JSON.stringify({ ClientId: clientId() }), 'application/json'],
+      ['ClientId=x', 'text/plain'],
+    ] as const) {
+      const res = await send(body, type);
+      const text = await res.text();
+      expect({ body, status: res.status, type: res.headers.get('content-type') }).toEqual({
+        body,
+        status: 400,
+        type: expect.stringMatching(/^application\/(x-amz-)?json/),
+      });
+      expect(JSON.parse(text)).toEqual({ __type: 'SerializationException', message: expect.any(String) });
+      expect(text).not.toMatch(/node_modules|SyntaxError|\bat /);
+    }
+    expect((await signIn(newAddress(), PASSWORD)).body.__type).toBe('NotAuthorizedException');
+  });
+
   it('answers 401 to a token that names no user, as to any bad token', async () => {
     const nowSeconds = Math.floor(clock.now().getTime() / 1000);
     for (const sub of [undefined, '']) {
