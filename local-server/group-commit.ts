@@ -78,7 +78,7 @@ function inFormat(value: string | Uint8Array, format: Format | undefined): strin
  */
 let failures = 0;
 let lastFailure: unknown;
-/** The requests under way, counted by the number of failures when each began (`requestStarted`). */
+/** The requests under way, counted by the number of failures when each began (`beginRequest`). */
 const underWay = new Map<number, number>();
 
 /**
@@ -286,15 +286,6 @@ function storeWriteError(error: unknown): Error & { statusCode: number; body: ob
   return Object.assign(new Error(body.message), { statusCode: 500, body });
 }
 
-/**
- * Marks a request's start, before it reads or writes: returns what `whenDurable` and `requestEnded` take. Every
- * request of the store, over HTTP and as a store call, is marked, and ended once it can write no more.
- */
-export function requestStarted(): number {
-  underWay.set(failures, (underWay.get(failures) ?? 0) + 1);
-  return failures;
-}
-
 /** How many requests of the store are under way in this thread (begun and not ended). */
 export function requestsUnderWay(): number {
   let count = 0;
@@ -302,23 +293,44 @@ export function requestsUnderWay(): number {
   return count;
 }
 
-export function requestEnded(since: number): void {
-  const left = (underWay.get(since) ?? 0) - 1;
-  if (left > 0) underWay.set(since, left);
-  else underWay.delete(since);
+/** One request of the store, from before it reads or writes until its answer (`beginRequest`). */
+export interface StoreRequest {
+  /** It can write no more (its connection is gone, say); calls after the first do nothing. */
+  end(): void;
+  /**
+   * Ends it, then: `durable()` once every write accepted so far (on every database of this thread) is on disk, at
+   * once when none is pending; `failed(body)` with DynamoDB's 500 body if that write failed, or if any batch failed
+   * after the request began: its writes, or what it read, may be among those that failed.
+   */
+  settle<T>(durable: () => T, failed: (body: string) => T): T | Promise<T>;
 }
 
 /**
- * `durable()` once every write accepted so far (on every database of this thread) is on disk, at once when none is
- * pending; `failed(body)` with DynamoDB's 500 body if that write failed, or if any batch failed after the request
- * began (`since`, from `requestStarted`): its writes, or what it read, may be among those that failed. Every answer
- * that may rest on the store's data goes through it, over HTTP (`withDurableAnswers`) and as a store call.
+ * Begins a request of the store, over HTTP (`withDurableAnswers`) or as a store call, before it reads or writes.
+ * Every answer that may rest on the store's data is settled through it.
  */
-export function whenDurable<T>(since: number, durable: () => T, failed: (body: string) => T): T | Promise<T> {
-  const settle = () => (failures === since ? durable() : failed(JSON.stringify(failedWriteBody(lastFailure))));
-  const pending = allDurable();
-  if (!pending) return settle();
-  return pending.then(settle, (error: unknown) => failed(JSON.stringify(failedWriteBody(error))));
+export function beginRequest(): StoreRequest {
+  const since = failures;
+  underWay.set(since, (underWay.get(since) ?? 0) + 1);
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    const left = (underWay.get(since) ?? 0) - 1;
+    if (left > 0) underWay.set(since, left);
+    else underWay.delete(since);
+  };
+  const failedJson = (error: unknown) => JSON.stringify(failedWriteBody(error));
+  return {
+    end,
+    settle(durable, failed) {
+      end();
+      const settle = () => (failures === since ? durable() : failed(failedJson(lastFailure)));
+      const pending = allDurable();
+      if (!pending) return settle();
+      return pending.then(settle, (error: unknown) => failed(failedJson(error)));
+    },
+  };
 }
 
 /**
@@ -327,22 +339,14 @@ export function whenDurable<T>(since: number, durable: () => T, failed: (body: s
  */
 export function withDurableAnswers(listener: RequestListener): RequestListener {
   return (req, res) => {
-    const since = requestStarted();
-    let ended = false;
-    const end = (): void => {
-      if (ended) return;
-      ended = true;
-      requestEnded(since);
-    };
+    const request = beginRequest();
     // dynalite answers every request whose body arrived; one whose body never does ends with its connection.
     res.once('close', () => {
-      if (!req.complete) end();
+      if (!req.complete) request.end();
     });
     const send = res.end as (this: ServerResponse, ...args: unknown[]) => ServerResponse;
     res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
-      end();
-      void whenDurable(
-        since,
+      void request.settle(
         () => send.call(this, chunk, ...rest),
         (body) => {
           this.statusCode = 500;

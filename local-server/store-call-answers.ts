@@ -4,7 +4,7 @@
  * HTTP parts around them (the authorization header's shape, the CRC of the answer, a random request id).
  */
 import { createRequire } from 'node:module';
-import { requestEnded, requestStarted, whenDurable } from './group-commit';
+import { beginRequest } from './group-commit';
 import { STORE_CALL_OPERATIONS, type StoreAnswer, type StoreCall } from './store-calls';
 
 /** dynalite's store: what its actions and validations receive (opaque here). */
@@ -68,6 +68,14 @@ function refusal(error: DynaliteError): StoreAnswer {
   });
 }
 
+function answerOf(error: DynaliteError | null, output?: unknown): StoreAnswer {
+  return error ? refusal(error) : { statusCode: 200, headers: JSON_TYPE, body: JSON.stringify(output) };
+}
+
+function failedWrite(body: string): StoreAnswer {
+  return { statusCode: 500, headers: JSON_TYPE, body };
+}
+
 /**
  * Answers store calls on `store`. With `durable`, each answer waits until everything written so far is on disk
  * (group commit), as the HTTP listener's answers do, and becomes a 500 if a batch failed while the call was under
@@ -83,14 +91,6 @@ export function storeCallAnswerer(store: DynaliteStore, durable: boolean): (call
       validation: requireFromDynalite(`./validations/${name}`) as Validation,
     });
   }
-  const settle = (since: number, answer: StoreAnswer): StoreAnswer | Promise<StoreAnswer> => {
-    requestEnded(since);
-    return whenDurable(
-      since,
-      () => answer,
-      (body) => ({ statusCode: 500, headers: JSON_TYPE, body }),
-    );
-  };
   return (call) => {
     const known = actions.get(call.operation);
     if (!known)
@@ -106,21 +106,20 @@ export function storeCallAnswerer(store: DynaliteStore, durable: boolean): (call
       return Promise.resolve(refusal(error as DynaliteError));
     }
     return new Promise<StoreAnswer>((resolve) => {
-      const answer = (error: DynaliteError | null, output?: unknown): StoreAnswer =>
-        error ? refusal(error) : { statusCode: 200, headers: JSON_TYPE, body: JSON.stringify(output) };
       if (!durable) {
-        known.action(store, data, (error, output) => resolve(answer(error, output)));
+        known.action(store, data, (error, output) => resolve(answerOf(error, output)));
         return;
       }
       // The action is where the call reads and writes, so it is under way from here (group-commit.ts).
-      const since = requestStarted();
+      const request = beginRequest();
       try {
         known.action(store, data, (error, output) => {
           // A refusal, too, may rest on writes not on disk yet (the count that reached a plan's limit, say).
-          resolve(settle(since, answer(error, output)));
+          const answer = answerOf(error, output);
+          resolve(request.settle(() => answer, failedWrite));
         });
       } catch (error) {
-        requestEnded(since);
+        request.end();
         throw error;
       }
     });
