@@ -109,8 +109,9 @@ export class FxratesFunction extends Construct {
         externalModules: [...BUNDLE_OPTIONS.externalModules],
         mainFields: [...BUNDLE_OPTIONS.mainFields],
         esbuildArgs: { '--alias': Object.entries(functionAliases(props.name)).map(([from, to]) => `${from}=${to}`) },
-        // Why: docs/clever-parts.md#x-ray-sdk-outside-the-bundles
-        nodeModules: this.tracing ? ['aws-xray-sdk-core'] : [],
+        // Why: docs/clever-parts.md#x-ray-sdk-outside-the-bundles. Without tracing the option must be absent, not
+        // empty: CDK installs for any array it is given, shipping the project's lock file in every function's asset.
+        ...(this.tracing ? { nodeModules: ['aws-xray-sdk-core'] } : {}),
         forceDockerBundling: false,
       },
     });
