@@ -39,21 +39,42 @@ export const NO_ALARM_TARGET = { alarmNotifications: 'none' } as const;
 export const SKIP_BUNDLING = { 'aws:cdk:bundling-stacks': [] } as const;
 
 /**
+ * Whether a synthesis runs CDK's built-in CloudFormation Validate. `npm run synth` and `cdk deploy` always do, and
+ * cdk.json makes its findings fail the synthesis. In the tests it costs about 4 s per test file (the rule engine
+ * is WebAssembly, set up again in each file) and 0.7 s per synthesis after that, so it runs only where it is the
+ * subject: cloudformation-validate.test.ts synthesizes each shape of the app with it, once.
+ */
+export interface SynthOptions {
+  cloudFormationValidate?: boolean;
+}
+
+/**
  * An App whose cloud assembly goes to a directory of its own, which `dispose` removes. Without an outdir, CDK
  * writes each App's assembly to a fresh temporary directory and leaves it behind.
  */
-function scratchApp(context?: Record<string, unknown>): { app: App; outdir: string; dispose(): void } {
+function scratchApp(
+  context?: Record<string, unknown>,
+  options: SynthOptions = {},
+): { app: App; outdir: string; dispose(): void } {
   const outdir = mkdtempSync(join(tmpdir(), 'fxrates-synth-'));
   return {
-    app: new App({ outdir, ...(context ? { context } : {}) }),
+    app: new App({
+      outdir,
+      builtinCloudFormationValidation: options.cloudFormationValidate ?? false,
+      ...(context ? { context } : {}),
+    }),
     outdir,
     dispose: () => rmSync(outdir, { recursive: true, force: true }),
   };
 }
 
 /** Builds and checks an App in a scratch directory that is removed afterwards, whatever `use` does. */
-export function withScratchApp<T>(context: Record<string, unknown> | undefined, use: (app: App) => T): T {
-  const { app, dispose } = scratchApp(context);
+export function withScratchApp<T>(
+  context: Record<string, unknown> | undefined,
+  use: (app: App) => T,
+  options: SynthOptions = {},
+): T {
+  const { app, dispose } = scratchApp(context, options);
   try {
     return use(app);
   } finally {
@@ -61,8 +82,8 @@ export function withScratchApp<T>(context: Record<string, unknown> | undefined, 
   }
 }
 
-export function synthesize(context: Record<string, unknown> = {}): Synthesized {
-  const { app, outdir, dispose } = scratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...context });
+export function synthesize(context: Record<string, unknown> = {}, options: SynthOptions = {}): Synthesized {
+  const { app, outdir, dispose } = scratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...context }, options);
   const fx = buildApp(app);
   const assembly = app.synth();
   return {
