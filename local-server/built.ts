@@ -1,12 +1,12 @@
 /**
- * Where the server's own modules are when it runs from the JavaScript `npm start` builds (bin/start.mjs), rather
+ * Where the server's own modules are when it runs from the JavaScript `npm start` builds (bin/built.mjs), rather
  * than from the TypeScript sources under a loader (tests, `node --import tsx bin/serve.ts`).
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT } from '../lib/bundling';
 
-/** The global under which bin/start.mjs leaves the directory it built into. */
+/** The global under which bin/built.mjs leaves the directory it built into. */
 const BUILT_DIR = Symbol.for('fxrates.builtDir');
 
 /** The build's directory, when this process runs the built server. */

@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 const ROOT = resolve(__dirname, '../..');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
 
 export interface CliResult {
   code: number | null;
@@ -14,7 +12,10 @@ export interface CliResult {
 /** Variables of the test runner's setup that would point the CLI at a store; removed unless a test sets them. */
 const RUNNER_VARIABLES = ['FXRATES_DATA_DIR', 'ACCOUNTS_TABLE_NAME', 'AWS_REGION'];
 
-/** The real admin CLI as a child process, in `cwd` (the repository by default), with only the variables given. */
+/**
+ * The real admin CLI as a child process, started as `npm run admin` starts it (from the build bin/built.mjs keeps),
+ * in `cwd` (the repository by default), with only the variables given.
+ */
 export function runAdminCli(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string } = {},
@@ -22,7 +23,7 @@ export function runAdminCli(
   const childEnv: Record<string, string | undefined> = { ...process.env, ...options.env };
   for (const name of RUNNER_VARIABLES) if (!options.env || !(name in options.env)) delete childEnv[name];
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'bin/admin.ts'), ...args], {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/admin.mjs'), ...args], {
       cwd: options.cwd ?? ROOT,
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
