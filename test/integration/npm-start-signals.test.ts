@@ -23,11 +23,17 @@ interface NpmRun {
 const directories: string[] = [];
 const groups: number[] = [];
 
-/** npm as the user runs it (the npm that runs this test when there is one), in a process group of its own. */
-function npmStart(): NpmRun {
+function newDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'fxrates-npm-start-'));
   directories.push(dir);
-  const dataDir = join(dir, 'data');
+  return join(dir, 'data');
+}
+
+/**
+ * npm as the user runs it (the npm that runs this test when there is one), in a process group of its own, on a new
+ * data directory (a first start, which loads the bundled data for about 10 s) or on `dataDir` (a restart).
+ */
+function npmStart(dataDir = newDataDir()): NpmRun {
   const npmCli = process.env.npm_execpath;
   const [command, args] = npmCli?.endsWith('.js') ? [process.execPath, [npmCli, 'start']] : ['npm', ['start']];
   const npm = spawn(command, args, {
@@ -80,6 +86,9 @@ afterAll(() => {
 });
 
 describe('npm start, stopped through npm', () => {
+  /** The data directory of the first test's first start, which the second test restarts on. */
+  let loaded: string | undefined;
+
   it('stops the server when npm alone gets SIGTERM, as a supervisor sends it, and leaves nothing running', async () => {
     const run = npmStart();
     await until('the banner', () => run.stdout().includes('fxrates is listening on'));
@@ -94,10 +103,12 @@ describe('npm start, stopped through npm', () => {
     expect(existsSync(join(run.dataDir, LOCK_FILE))).toBe(false);
     expect(existsSync(join(run.dataDir, ENDPOINT_FILE))).toBe(false);
     await until('the process group to end', () => !groupAlive(run.npm.pid as number), 5_000);
+    loaded = run.dataDir;
   }, 90_000);
 
   it('stops once on a Ctrl-C, which reaches npm and the server both', async () => {
-    const run = npmStart();
+    // A restart, when the first test left a stopped store: what a Ctrl-C does to a running server is the same.
+    const run = npmStart(loaded);
     await until('the banner', () => run.stdout().includes('fxrates is listening on'));
     const pid = await serverPid(run);
     process.kill(-(run.npm.pid as number), 'SIGINT');
