@@ -121,8 +121,12 @@ export function describeRequest(
     pathParameters: match.pathParameters,
     stageVariables: null,
   };
+  // Why: docs/clever-parts.md#no-spread-then-new-keys-on-the-gateways-path
   const requestContext = {
-    ...api,
+    accountId: api.accountId,
+    apiId: api.apiId,
+    stage: api.stage,
+    requestId: api.requestId,
     httpMethod: request.method,
     path: url.pathname,
     resourcePath: match.route.path,

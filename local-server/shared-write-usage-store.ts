@@ -71,7 +71,8 @@ export class SharedWriteUsageStore extends UsageStore {
     const alone = () => Promise.all(inputs.map((input) => this.admitOne(input, at)));
     if (n === 1) return alone();
     const requestId = inputs.find((input) => input.requestId !== undefined)?.requestId;
-    const plan = this.plan({ ...first, ...(requestId === undefined ? {} : { requestId }) }, at, n);
+    // Why: docs/clever-parts.md#no-spread-then-new-keys-on-the-gateways-path (the first input usually has it).
+    const plan = this.plan(requestId === first.requestId ? first : { ...first, requestId }, at, n);
     // A counter not yet written passes the shared write's condition whatever its bound, so n must fit the limits.
     const { minuteLimit, monthLimit } = plan.limits;
     if (n > minuteLimit || (first.countsTowardMonth && n > monthLimit)) return alone();
