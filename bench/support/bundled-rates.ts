@@ -33,7 +33,10 @@ function preparedWrites(): BundledWrites | undefined {
   return file ? (JSON.parse(readFileSync(file, 'utf8')) as BundledWrites) : undefined;
 }
 
-/** Loads real bundled data through the real parsers and merge into a fresh store (parsed once per process). */
+/**
+ * Loads real bundled data, read through the real parsers and merged, into a fresh store: parsed once per process, or
+ * read from the integration tests' global setup when it left them.
+ */
 let cached: BundledWrites | undefined;
 
 export async function loadBundledRates({ store }: { store: RatesStore }): Promise<string> {
