@@ -1,7 +1,7 @@
 /**
  * Runs a command of the project (the server, the admin CLI) as JavaScript built from the sources, so that its process
  * carries no TypeScript loader (whose hooks thread, one per thread of the server, held about 36 MiB each, and whose
- * esbuild service processes stayed running), and starts in about half the time.
+ * esbuild service processes stayed running); an admin CLI command starts in half the time it took under the loader.
  *
  * One build serves every command: esbuild builds bin/serve.ts, bin/admin.ts, the store thread, and the endpoint
  * modules the server loads by name, sharing their common code, into .cache/start in the repository (gitignored). It

@@ -53,6 +53,11 @@ const SHAPES: [string, Record<string, unknown>][] = [
       quotaAlarmPercent: '75',
       throttleRate: '50',
       throttleBurst: '100',
+      ecbBaseUrl: 'https://ecb.example.com/stats/eurofxref',
+      centralBankOrigin: 'https://mirror.example.com',
+      crossCheckTolerance: '0.03',
+      crossCheckExempt: 'CUP,LBP,VES',
+      upgradeContact: 'sales@example.com',
     },
   ],
   [
