@@ -280,6 +280,11 @@ function failedWriteBody(error: unknown): { __type: string; message: string } {
   };
 }
 
+/** The same body as the JSON text an answer carries. */
+function failedWriteJson(error: unknown): string {
+  return JSON.stringify(failedWriteBody(error));
+}
+
 /** A refused write as dynalite passes an API error on: its status and body become the answer. */
 function storeWriteError(error: unknown): Error & { statusCode: number; body: object } {
   const body = failedWriteBody(error);
@@ -320,15 +325,14 @@ export function beginRequest(): StoreRequest {
     if (left > 0) underWay.set(since, left);
     else underWay.delete(since);
   };
-  const failedJson = (error: unknown) => JSON.stringify(failedWriteBody(error));
   return {
     end,
     settle(durable, failed) {
       end();
-      const settle = () => (failures === since ? durable() : failed(failedJson(lastFailure)));
+      const settle = () => (failures === since ? durable() : failed(failedWriteJson(lastFailure)));
       const pending = allDurable();
       if (!pending) return settle();
-      return pending.then(settle, (error: unknown) => failed(failedJson(error)));
+      return pending.then(settle, (error: unknown) => failed(failedWriteJson(error)));
     },
   };
 }
