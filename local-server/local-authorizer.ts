@@ -7,7 +7,7 @@ import { AccountsReadStore } from '../lambdas/core/store/accounts-read-store';
 import { createDocumentClient, createMeteringClient, STORE_CALL_LIMITS } from '../lambdas/core/store/clients';
 import { type LocalRequest, LocalRequestHandler, type LocalResponse } from './in-process-transport';
 import { SharedWriteUsageStore } from './shared-write-usage-store';
-import { sendStoreCalls } from './store-calls';
+import { type StoreAnswer, sendStoreCalls } from './store-calls';
 
 /** How the authorizer's requests reach the store: the SDK's request handler, as the local server's clients use it. */
 export type StoreTransport = Pick<LocalRequestHandler, 'handle' | 'updateHttpClientConfig' | 'httpHandlerConfigs'> &
@@ -79,13 +79,19 @@ export function createLocalAuthorizer(
   const handler = transport as unknown as DynamoDBClientConfig['requestHandler'];
   const document = sendStoreCalls(createDocumentClient(options.endpoint, handler, { failFast: true }));
   const accounts = new AccountsReadStore(document, options.accountsTable);
+  const metering = (maxAttempts: number) =>
+    sendStoreCalls(createMeteringClient(document, options.endpoint, { failFast: true, maxAttempts }));
   return createAuthorizer({
     keys: accounts,
     accounts,
     usage: new SharedWriteUsageStore(
-      sendStoreCalls(createMeteringClient(document, options.endpoint, { failFast: true })),
+      metering(STORE_CALL_LIMITS.maxAttempts),
       options.accountsTable,
       { clock },
+      {
+        send: async (call) => (await transport.handle(call)).response as StoreAnswer,
+        retries: metering(STORE_CALL_LIMITS.maxAttempts - 1),
+      },
     ),
     clock,
     observe: createAuthorizerObserver(() => clock().getTime()),

@@ -1,6 +1,26 @@
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { effectiveLimit, type MeterState, monthKey } from '../lambdas/core/domain/quota';
 import { usageKey } from '../lambdas/core/store/tables';
-import { type AdmitInput, UsageStore } from '../lambdas/core/store/usage-store';
+import {
+  type AdmissionOutcome,
+  type AdmissionPlan,
+  type AdmitInput,
+  UsageStore,
+  type UsageStoreDeps,
+} from '../lambdas/core/store/usage-store';
+import { type StoreAnswer, type StoreCall, storeCallOf } from './store-calls';
+
+/**
+ * The admission write's own way to the store thread, past the SDK: `send` carries a store call to the transport
+ * the SDK's store calls take (its deadline and faults included), and `retries` is a client on that transport that
+ * makes the attempts left after this first one.
+ */
+export interface DirectAdmissionWrites {
+  send(call: StoreCall): Promise<StoreAnswer>;
+  retries: DynamoDBClient;
+}
+
+const CONDITION_FAILED = '#ConditionalCheckFailedException';
 
 interface Waiting {
   input: AdmitInput;
@@ -18,6 +38,40 @@ interface Waiting {
 export class SharedWriteUsageStore extends UsageStore {
   /** The requests waiting for a write to their usage item to be done, by the item's key. */
   private readonly waiting = new Map<string, Waiting[]>();
+
+  constructor(
+    client: DynamoDBClient,
+    tableName: string,
+    deps: UsageStoreDeps,
+    private readonly direct?: DirectAdmissionWrites,
+  ) {
+    super(client, tableName, deps);
+  }
+
+  /**
+   * With `direct`, the first attempt of an admission write goes to the store thread as a store call made here,
+   * not through the SDK's middleware, and its answer is read here when it is a success or a failed condition.
+   * Anything else (an error, a timeout, another refusal) goes to the SDK's path on the `retries` client, whose
+   * attempts, back-off and error classes decide, so the attempts in all are the SDK's number.
+   */
+  // Why: docs/clever-parts.md#the-admission-write-past-the-sdk
+  protected override async send(plan: AdmissionPlan): Promise<AdmissionOutcome> {
+    if (!this.direct) return super.send(plan);
+    let answer: StoreAnswer;
+    try {
+      answer = await this.direct.send(storeCallOf('UpdateItem', JSON.stringify(this.admissionWrite(plan))));
+    } catch {
+      return super.send(plan, this.direct.retries);
+    }
+    const body = answer.statusCode === 200 || answer.statusCode === 400 ? readBody(answer.body) : undefined;
+    if (answer.statusCode === 200) {
+      if (!body) throw new Error('the store answered an admission write with a body that is not JSON');
+      return this.counted(plan, body.Attributes);
+    }
+    if (typeof body?.__type === 'string' && body.__type.endsWith(CONDITION_FAILED))
+      return this.refused(plan, body.Item);
+    return super.send(plan, this.direct.retries);
+  }
 
   override async admit(input: AdmitInput): Promise<MeterState> {
     const at = this.deps.clock().getTime();
@@ -86,5 +140,21 @@ export class SharedWriteUsageStore extends UsageStore {
         monthUsed: first.countsTowardMonth ? last.monthUsed - later : last.monthUsed,
       });
     });
+  }
+}
+
+interface UpdateItemAnswer {
+  Attributes?: Record<string, AttributeValue>;
+  Item?: Record<string, AttributeValue>;
+  __type?: unknown;
+}
+
+function readBody(body: string | Uint8Array): UpdateItemAnswer | undefined {
+  const text =
+    typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  try {
+    return text ? (JSON.parse(text) as UpdateItemAnswer) : {};
+  } catch {
+    return undefined;
   }
 }

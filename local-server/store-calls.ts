@@ -45,6 +45,11 @@ export const STORE_CALL_OPERATIONS: ReadonlySet<string> = new Set([
 
 const TARGET_PREFIX = 'DynamoDB_20120810.';
 
+/** The store call of `operation` with `body`, its input as DynamoDB's JSON. */
+export function storeCallOf(operation: string, body: string): StoreCall {
+  return { operation, body, headers: { 'x-amz-target': TARGET_PREFIX + operation } };
+}
+
 export function isStoreCall(request: unknown): request is StoreCall {
   return typeof request === 'object' && request !== null && 'operation' in request && !('method' in request);
 }
@@ -116,12 +121,10 @@ export class StoreCallProtocol implements SdkProtocol {
 
   async serializeRequest(operation: OperationSchema, input: unknown, context: unknown): Promise<unknown> {
     if (!STORE_CALL_OPERATIONS.has(operation.name)) return this.wire.serializeRequest(operation, input, context);
-    const call: StoreCall = {
-      operation: operation.name,
-      body: needsCare(input) ? JSON.stringify(input, asTheSdkWrites) : JSON.stringify(input),
-      headers: { 'x-amz-target': TARGET_PREFIX + operation.name },
-    };
-    return call;
+    return storeCallOf(
+      operation.name,
+      needsCare(input) ? JSON.stringify(input, asTheSdkWrites) : JSON.stringify(input),
+    );
   }
 
   async deserializeResponse(operation: OperationSchema, context: unknown, response: unknown): Promise<unknown> {

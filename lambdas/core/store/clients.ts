@@ -27,6 +27,8 @@ export const LOCAL_ENDPOINT_CREDENTIALS = { accessKeyId: 'local', secretAccessKe
 export interface ClientOptions {
   /** Apply STORE_CALL_LIMITS: timeouts on the SDK's HTTP handler (when it is not replaced) and bounded retries. */
   failFast?: boolean;
+  /** With `failFast`, fewer attempts than STORE_CALL_LIMITS' (the local server's admission write makes one itself). */
+  maxAttempts?: number;
 }
 
 type RequestHandlerInput = DynamoDBClientConfig['requestHandler'];
@@ -49,7 +51,7 @@ function clientConfig(
     };
   }
   if (options.failFast) {
-    config.maxAttempts = STORE_CALL_LIMITS.maxAttempts;
+    config.maxAttempts = options.maxAttempts ?? STORE_CALL_LIMITS.maxAttempts;
     config.retryMode = 'standard';
   }
   if (endpoint) {

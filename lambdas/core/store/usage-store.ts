@@ -60,6 +60,9 @@ export interface UsageStoreDeps {
 
 type Stored = Record<string, unknown>;
 
+/** What an admission write found: its requests counted, or the item that refused them. */
+export type AdmissionOutcome = { counted: Stored } | { refused: Stored | undefined };
+
 /** One admission write: the usage item, the minute it counts in, and how its answers read. */
 export interface AdmissionPlan {
   pk: string;
@@ -209,34 +212,47 @@ export class UsageStore {
   /**
    * The admission's conditional write. `counted`: the item with the requests counted, by this write or by an
    * earlier attempt of it whose answer was lost (an SDK retry finds its request id's digest in its slot).
-   * `refused`: the item as the failed condition found it.
+   * `refused`: the item as the failed condition found it. `client` is the store's own unless a subclass sends
+   * through another.
    */
-  protected async send(plan: AdmissionPlan): Promise<{ counted: Stored } | { refused: Stored | undefined }> {
-    let old: Stored | undefined;
+  protected async send(plan: AdmissionPlan, client = this.client): Promise<AdmissionOutcome> {
     try {
-      const out = await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.tableName,
-          Key: { pk: { S: plan.pk } },
-          ...plan.expression,
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      const item = unmarshallCounts(out.Attributes) ?? {};
-      await this.removeStaleMinutes(plan.pk, item, plan.minute);
-      return { counted: item };
+      const out = await client.send(new UpdateItemCommand(this.admissionWrite(plan)));
+      return await this.counted(plan, out.Attributes);
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      // The condition can only fail on an existing item; when the error does not carry it, it is read.
-      old =
-        unmarshallCounts(error.Item) ??
-        (await this.read(plan.pk, [
-          minuteAttribute(plan.minute),
-          MONTH_COUNT,
-          ...(plan.slot ? [plan.slot.attribute] : []),
-        ]));
+      return await this.refused(plan, error.Item);
     }
+  }
+
+  /** The UpdateItem input of an admission write. */
+  protected admissionWrite(plan: AdmissionPlan) {
+    return {
+      TableName: this.tableName,
+      Key: { pk: { S: plan.pk } },
+      ...plan.expression,
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    } as const;
+  }
+
+  /** The outcome of a write that succeeded, with the item it left (ALL_NEW). */
+  protected async counted(plan: AdmissionPlan, attributes: Record<string, AttributeValue> | undefined) {
+    const item = unmarshallCounts(attributes) ?? {};
+    await this.removeStaleMinutes(plan.pk, item, plan.minute);
+    return { counted: item };
+  }
+
+  /** The outcome of a write whose condition failed, with the item it found (ALL_OLD) when the store returned it. */
+  protected async refused(plan: AdmissionPlan, attributes: Record<string, AttributeValue> | undefined) {
+    // The condition can only fail on an existing item; when the error does not carry it, it is read.
+    const old =
+      unmarshallCounts(attributes) ??
+      (await this.read(plan.pk, [
+        minuteAttribute(plan.minute),
+        MONTH_COUNT,
+        ...(plan.slot ? [plan.slot.attribute] : []),
+      ]));
     const { slot } = plan;
     return slot && old?.[slot.attribute] === slot.digest ? { counted: old } : { refused: old };
   }

@@ -133,6 +133,14 @@ describe("the functions' clients fail fast", () => {
     expect((document.config.requestHandler as object).constructor.name).toBe('NodeHttpHandler');
   });
 
+  it('makes fewer attempts where asked, for the local admission write that made one itself', async () => {
+    const document = createDocumentClient('http://127.0.0.1:1', undefined, { failFast: true });
+    const fewer = createMeteringClient(document, 'http://127.0.0.1:1', { failFast: true, maxAttempts: 1 });
+    expect(await fewer.config.maxAttempts()).toBe(1);
+    const strategy = (await fewer.config.retryStrategy()) as { mode?: string };
+    expect(strategy.mode).toBe('standard');
+  });
+
   it('ends a call to a store that never answers after two attempts of one second each', async () => {
     const store = await stubStore(() => undefined);
     try {
