@@ -65,7 +65,7 @@ export class SharedWriteUsageStore extends UsageStore {
     }
     const body = answer.statusCode === 200 || answer.statusCode === 400 ? readBody(answer.body) : undefined;
     if (answer.statusCode === 200) {
-      if (!body) throw new Error('the store answered an admission write with a body that is not JSON');
+      if (!body) throw new Error('the store answered an admission write with a body that is not a JSON object');
       return this.counted(plan, body.Attributes);
     }
     if (typeof body?.__type === 'string' && body.__type.endsWith(CONDITION_FAILED))
@@ -149,11 +149,13 @@ interface UpdateItemAnswer {
   __type?: unknown;
 }
 
+/** The answer's JSON object; undefined for anything else, an empty body included. */
 function readBody(body: string | Uint8Array): UpdateItemAnswer | undefined {
   const text =
     typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   try {
-    return text ? (JSON.parse(text) as UpdateItemAnswer) : {};
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as UpdateItemAnswer) : undefined;
   } catch {
     return undefined;
   }

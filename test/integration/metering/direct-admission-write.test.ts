@@ -181,10 +181,14 @@ describe("npm start's admission write past the SDK", () => {
     expect(await reader().getMonthUsed(accountId)).toBe(0);
   });
 
-  it('refuses to read a success whose body is not JSON rather than count from nothing', async () => {
-    const { usage, retries } = directStore(async () => ({ statusCode: 200, headers: {}, body: 'not json' }));
+  it.each([
+    ['not JSON', 'not json'],
+    ['empty', ''],
+    ['not an object', 'null'],
+  ])('refuses to read a success whose body is %s rather than count from nothing', async (_, body) => {
+    const { usage, retries } = directStore(async () => ({ statusCode: 200, headers: {}, body }));
     await expect(usage.admit({ accountId, limits: limits({}), countsTowardMonth: true })).rejects.toThrow(
-      'the store answered an admission write with a body that is not JSON',
+      'the store answered an admission write with a body that is not a JSON object',
     );
     expect(retries).toEqual([]);
   });
