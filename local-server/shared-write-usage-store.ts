@@ -8,7 +8,7 @@ import {
   UsageStore,
   type UsageStoreDeps,
 } from '../lambdas/core/store/usage-store';
-import { type StoreAnswer, type StoreCall, storeCallOf } from './store-calls';
+import { bodyText, type StoreAnswer, type StoreCall, storeCallOf } from './store-calls';
 
 /**
  * The admission write's own way to the store thread, past the SDK: `send` carries a store call to the transport
@@ -151,10 +151,8 @@ interface UpdateItemAnswer {
 
 /** The answer's JSON object; undefined for anything else, an empty body included. */
 function readBody(body: string | Uint8Array): UpdateItemAnswer | undefined {
-  const text =
-    typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(bodyText(body));
     return typeof parsed === 'object' && parsed !== null ? (parsed as UpdateItemAnswer) : undefined;
   } catch {
     return undefined;

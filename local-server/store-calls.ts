@@ -103,7 +103,8 @@ interface SdkProtocol {
   setSerdeContext(context: unknown): void;
 }
 
-function bodyText(body: string | Uint8Array): string {
+/** A store answer's body as text, whether it crossed the thread as text or as bytes. */
+export function bodyText(body: string | Uint8Array): string {
   return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 }
 

@@ -13,7 +13,12 @@ import { ACCOUNTS_TABLE } from '../../../lambdas/core/store/tables';
 import { UsageStore } from '../../../lambdas/core/store/usage-store';
 import { createTable } from '../../../local-server/create-tables';
 import { type EmbeddedStore, openEmbeddedStore } from '../../../local-server/embedded-store';
-import { type LocalRequest, LocalRequestHandler, type LocalResponse } from '../../../local-server/in-process-transport';
+import {
+  type LocalRequest,
+  LocalRequestHandler,
+  type LocalResponse,
+  operationOf,
+} from '../../../local-server/in-process-transport';
 import { type DirectAdmissionWrites, SharedWriteUsageStore } from '../../../local-server/shared-write-usage-store';
 import { type StoreAnswer, type StoreCall, sendStoreCalls } from '../../../local-server/store-calls';
 
@@ -31,7 +36,7 @@ class Recording extends LocalRequestHandler {
     super();
   }
   handle(request: LocalRequest): Promise<{ response: LocalResponse }> {
-    this.operations.push(request.headers['x-amz-target']?.split('.')[1] ?? 'unknown');
+    this.operations.push(operationOf(request.headers) ?? 'unknown');
     return this.inner.handle(request);
   }
 }
@@ -72,14 +77,14 @@ describe("npm start's admission write past the SDK", () => {
    * A usage store as the local authorizer builds it; `answer` may replace or follow the store's own answer to a
    * direct call. Returns it with the direct calls made and what the SDK sent on each client.
    */
-  function directStore(answer?: (call: StoreCall, attempt: number) => Promise<StoreAnswer>) {
+  function directStore(answer?: (call: StoreCall) => Promise<StoreAnswer>) {
     const own = metering();
     const retries = metering(STORE_CALL_LIMITS.maxAttempts - 1);
     const direct: StoreCall[] = [];
     const writes: DirectAdmissionWrites = {
       send: async (call) => {
         direct.push(call);
-        if (answer) return answer(call, direct.length);
+        if (answer) return answer(call);
         return (await store.transport.handle(call)).response as StoreAnswer;
       },
       retries: retries.client,
