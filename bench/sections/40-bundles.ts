@@ -1,11 +1,13 @@
 /**
  * Per function: bundle size (minified, from the esbuild metafile, built with the very options the CDK construct
  * uses) and init time (median `require()` of the bundle in fresh node processes), next to the same figures for
- * a floor bundle that imports only DynamoDBDocumentClient, all measured in this run, round-robin.
+ * a floor bundle that imports only DynamoDBDocumentClient, all measured in this run, round-robin. A second
+ * reference, the floor with the store client built as the functions build it, shows how much of their ratio the
+ * first client's construction takes.
  * Budgets: every bundle under 300 KB, every init time under 1.25 × the floor (judged per round, see `pairedRatio`).
  * The aim, printed beside the budget, is tighter: 1.15 × for the authorizer and the public endpoints, which
  * answer API clients, and 1.2 × for the rest.
- * `BUNDLES=latest,authorizer npm run bench -- bundles` measures only those functions (and the floor), for iterating.
+ * `BUNDLES=latest,authorizer npm run bench -- bundles` measures only those functions (and the references), for iterating.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +30,16 @@ const INIT_AIM_RATIO = { clientFacing: 1.15, other: 1.2 } as const;
 const RUNS = 61;
 const FLOOR = 'floor' as const;
 const FLOOR_SOURCE = "export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';";
+/**
+ * A second reference, judged by no budget: the floor plus the store client every function but `quota` builds at
+ * load, built as they build it. Its ratio is the part of theirs that the first client's construction takes.
+ */
+const CLIENT = 'client' as const;
+const CLIENT_SOURCE =
+  "import { documentClient } from './lambdas/core/store/clients';\nexport const client = documentClient();";
+const REFERENCES = { [FLOOR]: FLOOR_SOURCE, [CLIENT]: CLIENT_SOURCE } as const;
+type Reference = keyof typeof REFERENCES;
+const isReference = (name: string): name is Reference => name in REFERENCES;
 
 interface Bundle {
   name: string;
@@ -37,13 +49,13 @@ interface Bundle {
   top: [string, number][];
 }
 
-async function bundle(name: FunctionName | typeof FLOOR, outDir: string): Promise<Bundle> {
+async function bundle(name: FunctionName | Reference, outDir: string): Promise<Bundle> {
   const file = join(outDir, name, 'index.js');
   const result = await build(
-    name === FLOOR
+    isReference(name)
       ? {
           ...sharedEsbuildOptions(file),
-          stdin: { contents: FLOOR_SOURCE, resolveDir: PROJECT_ROOT, loader: 'ts', sourcefile: 'floor.ts' },
+          stdin: { contents: REFERENCES[name], resolveDir: PROJECT_ROOT, loader: 'ts', sourcefile: `${name}.ts` },
         }
       : esbuildOptions(name, file),
   );
@@ -118,7 +130,7 @@ export default async function bundles(): Promise<void> {
   const outDir = mkdtempSync(join(tmpdir(), 'fxrates-bundles-'));
   try {
     const selected = selectedFunctions();
-    const built = await Promise.all([FLOOR, ...selected].map((name) => bundle(name, outDir)));
+    const built = await Promise.all([FLOOR, CLIENT, ...selected].map((name) => bundle(name, outDir)));
     // What the module scope of a handler may read at load time on Lambda; no network is touched.
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -148,12 +160,20 @@ export default async function bundles(): Promise<void> {
       `${RUNS} fresh processes per bundle (node --enable-source-maps); floor = DynamoDBDocumentClient only: ` +
         `${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
     );
+    const client = built.find((b) => b.name === CLIENT);
+    const clientTimes = times.get(CLIENT) ?? [];
+    console.log(
+      `client = the floor and the store client built as the functions build it at load: ${kb(client?.bytes ?? 0)}, ` +
+        `init ${median(clientTimes).toFixed(1)} ms, paired ${pairedRatio(clientTimes, times.get(FLOOR) ?? []).toFixed(2)} ` +
+        `(cpu paired ${pairedRatio(cpuTimes.get(CLIENT) ?? [], cpuTimes.get(FLOOR) ?? []).toFixed(2)}), ` +
+        "the part of each function's ratio that its first client takes",
+    );
     console.log(
       'function     bundle      size budget   init (median)  × floor  paired  init budget        aim  cpu paired  largest parts',
     );
     let within = 0;
     let withinAim = 0;
-    for (const b of built.filter((x): x is Bundle & { name: FunctionName } => x.name !== FLOOR)) {
+    for (const b of built.filter((x): x is Bundle & { name: FunctionName } => !isReference(x.name))) {
       const samples = times.get(b.name) ?? [];
       const ms = median(samples);
       const ratio = pairedRatio(samples, times.get(FLOOR) ?? []);
