@@ -31,8 +31,9 @@ const RUNS = 61;
 const FLOOR = 'floor' as const;
 const FLOOR_SOURCE = "export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';";
 /**
- * A second reference, judged by no budget: the floor plus the store client every function but `quota` builds at
- * load, built as they build it. Its ratio is the part of theirs that the first client's construction takes.
+ * A second reference, judged by no budget: the floor plus the store client that the endpoints (but `quota`), the
+ * dashboard's routes and the authorizer build at load, built as they build it. Its ratio is the part of theirs that
+ * the first client's construction takes.
  */
 const CLIENT = 'client' as const;
 const CLIENT_SOURCE =
