@@ -34,7 +34,7 @@ const HANDLER_ITERATIONS = 20_000;
 const LOAD_SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
 /**
  * Unmeasured load on both servers first: a cold server's first second, still compiling, ran at 331 req/s against a
- * median of 820, and a cold ceiling's first round at 26,251 req/s against 43,928 for the next but one.
+ * median of 820, and a cold ceiling's first 4 s at 26,251 req/s against 43,928 two measurements later.
  */
 const WARM_UP_SECONDS = 2;
 const CONNECTIONS = 10;
