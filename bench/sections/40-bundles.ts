@@ -40,7 +40,7 @@ const CLIENT_SOURCE =
   "import { documentClient } from './lambdas/core/store/clients';\nexport const client = documentClient();";
 const REFERENCES = { [FLOOR]: FLOOR_SOURCE, [CLIENT]: CLIENT_SOURCE } as const;
 type Reference = keyof typeof REFERENCES;
-const isReference = (name: string): name is Reference => name in REFERENCES;
+const isReference = (name: string): name is Reference => Object.hasOwn(REFERENCES, name);
 
 interface Bundle {
   name: string;
@@ -156,7 +156,9 @@ export default async function bundles(): Promise<void> {
       }
     }
     const floor = built.find((b) => b.name === FLOOR);
-    const floorMs = median(times.get(FLOOR) ?? []);
+    const floorTimes = times.get(FLOOR) ?? [];
+    const floorCpu = cpuTimes.get(FLOOR) ?? [];
+    const floorMs = median(floorTimes);
     console.log(
       `${RUNS} fresh processes per bundle (node --enable-source-maps); floor = DynamoDBDocumentClient only: ` +
         `${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
@@ -165,8 +167,8 @@ export default async function bundles(): Promise<void> {
     const clientTimes = times.get(CLIENT) ?? [];
     console.log(
       `client = the floor and the store client built as the functions build it at load: ${kb(client?.bytes ?? 0)}, ` +
-        `init ${median(clientTimes).toFixed(1)} ms, paired ${pairedRatio(clientTimes, times.get(FLOOR) ?? []).toFixed(2)} ` +
-        `(cpu paired ${pairedRatio(cpuTimes.get(CLIENT) ?? [], cpuTimes.get(FLOOR) ?? []).toFixed(2)}), ` +
+        `init ${median(clientTimes).toFixed(1)} ms, paired ${pairedRatio(clientTimes, floorTimes).toFixed(2)} ` +
+        `(cpu paired ${pairedRatio(cpuTimes.get(CLIENT) ?? [], floorCpu).toFixed(2)}), ` +
         "the part of each function's ratio that its first client takes",
     );
     console.log(
@@ -177,7 +179,7 @@ export default async function bundles(): Promise<void> {
     for (const b of built.filter((x): x is Bundle & { name: FunctionName } => !isReference(x.name))) {
       const samples = times.get(b.name) ?? [];
       const ms = median(samples);
-      const ratio = pairedRatio(samples, times.get(FLOOR) ?? []);
+      const ratio = pairedRatio(samples, floorTimes);
       const sizeOk = b.bytes < SIZE_BUDGET_BYTES;
       const initOk = ratio < INIT_BUDGET_RATIO;
       if (sizeOk && initOk) within++;
@@ -193,7 +195,7 @@ export default async function bundles(): Promise<void> {
           ratio.toFixed(2).padStart(8),
           (initOk ? 'ok' : 'OVER').padStart(12),
           `${aim.toFixed(2)} ${ratio <= aim ? 'ok' : 'OVER'}`.padStart(11),
-          pairedRatio(cpuTimes.get(b.name) ?? [], cpuTimes.get(FLOOR) ?? [])
+          pairedRatio(cpuTimes.get(b.name) ?? [], floorCpu)
             .toFixed(2)
             .padStart(12),
           `  ${b.top.map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ')}`,
