@@ -4,7 +4,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { CENTRAL_BANK_IDS, type CentralBankId, PUBLISHERS } from '../lambdas/core/domain/publishers';
+import { CENTRAL_BANK_IDS, type CentralBankId, PUBLICATION_WINDOWS } from '../lambdas/core/domain/publishers';
 import type { SourceId } from '../lambdas/core/domain/rates';
 import { INGEST_ENV } from '../lambdas/core/ingest/fetchers';
 import { RATES_TABLE, SERIES_KEY_PREFIX, SERIES_META_KEY, SOURCES_KEY } from '../lambdas/core/store/tables';
@@ -49,7 +49,7 @@ export function ingestionRules(config: Pick<DeployConfig, 'sources' | 'ingestSch
   ];
   const byHour = new Map<number, CentralBankId[]>();
   for (const id of banks) {
-    const hour = (PUBLISHERS[id].window[1] + 1) % 24;
+    const hour = (PUBLICATION_WINDOWS[id][1] + 1) % 24;
     byHour.set(hour, [...(byHour.get(hour) ?? []), id]);
   }
   for (const [hour, ids] of [...byHour].sort(([a], [b]) => a - b)) {

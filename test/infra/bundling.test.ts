@@ -15,6 +15,7 @@ import * as webStreams from 'node:stream/web';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { PLANS } from '../../lambdas/core/domain/plans';
+import { PUBLISHERS } from '../../lambdas/core/domain/publishers';
 import { encodeAccess } from '../../lambdas/core/http/authorizer-context';
 import { defaultProvider, MissingEnvironmentCredentialsError } from '../../lambdas/core/lambda-credentials';
 import { ReadableStream as LazyReadableStream } from '../../lambdas/core/middy-web-streams';
@@ -208,4 +209,21 @@ describe("Node's web streams in the function bundles", () => {
       expect(value instanceof LazyReadableStream).toBe(false);
     }
   });
+});
+
+describe("the publishers' facts in the function bundles", () => {
+  it('leaves them out of latest, which needs only the publication windows, and keeps them in sources', async () => {
+    const code = async (route: 'latest' | 'sources') => {
+      const file = join(dir, route, 'index.js');
+      await build(esbuildOptions(route, file));
+      return readFileSync(file, 'utf8');
+    };
+    const [latest, sources] = await Promise.all([code('latest'), code('sources')]);
+    // Their data links (ASCII, which esbuild writes as they are, where it escapes the names' other letters).
+    const links = Object.values(PUBLISHERS).map((facts) => facts.dataUrl);
+    // Both compute when rates next change from the windows, e.g. the Bank of Canada's, which opens at 20:00 UTC.
+    expect(latest).toMatch(/boc:\[20,22\]/);
+    expect(links.filter((link) => latest.includes(link))).toEqual([]);
+    expect(links.filter((link) => sources.includes(link))).toEqual(links);
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 /**
  * The official publishers beside the ECB: the facts GET /v1/sources and the API reference show, the currency each
- * one issues (which the rate rule ranks it first for), and when each publishes. Pure data and arithmetic, so the
+ * one issues (which the rate rule ranks it first for), and when each publishes (PUBLICATION_WINDOWS). Pure data and arithmetic, so the
  * endpoints that show them bundle no adapter.
  */
 
@@ -32,8 +32,6 @@ export interface PublisherFacts {
   issuer: boolean;
   dataUrl: string;
   termsUrl: string | null;
-  /** Its publication window on weekdays, in whole UTC hours: the first hour it may publish, the last it usually has. */
-  window: readonly [first: number, last: number];
   /** Which of its published rates the quotes are: a mid (average, reference, fixing) rate, or the selling rate. */
   quoteKind: 'mid' | 'buying' | 'selling';
   /** How often its main table appears; a publisher may add a weekly table (see `dailyCodes`). */
@@ -92,7 +90,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://nbp.pl/en/statistic-and-financial-reporting/rates/',
     termsUrl: null,
-    window: [11, 13],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '2002-01-02',
@@ -106,7 +103,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://api.cnb.cz/cnbapi/swagger-ui.html',
     termsUrl: 'https://www.cnb.cz/en/footer/general-terms-and-conditions/',
-    window: [13, 15],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '1991-01-01',
@@ -119,7 +115,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://www.bnr.ro/en/561-exchange-rates',
     termsUrl: null,
-    window: [11, 13],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '2005-01-03',
@@ -132,7 +127,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://www.bankofcanada.ca/rates/exchange/daily-exchange-rates/',
     termsUrl: 'https://www.bankofcanada.ca/terms/',
-    window: [20, 22],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '2017-01-03',
@@ -145,7 +139,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://www.bankofengland.co.uk/boeapps/database/Rates.asp?into=GBP',
     termsUrl: 'https://www.bankofengland.co.uk/legal',
-    window: [16, 18],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '2000-01-04',
@@ -158,7 +151,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://www.rba.gov.au/statistics/frequency/exchange-rates.html',
     termsUrl: 'https://www.rba.gov.au/copyright/',
-    window: [5, 7],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '2023-01-03',
@@ -171,7 +163,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://www.boi.org.il/en/economic-roles/statistics/foreign-exchange-market/exchange-rates/',
     termsUrl: 'https://www.boi.org.il/en/terms-of-use',
-    window: [12, 14],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '2000-01-01',
@@ -184,7 +175,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://bank.gov.ua/en/markets/exchangerates',
     termsUrl: 'https://bank.gov.ua/en/useterms',
-    window: [10, 12],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '1999-01-04',
@@ -197,7 +187,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://www.cbr.ru/eng/currency_base/daily/',
     termsUrl: 'https://www.cbr.ru/eng/user_agreement/',
-    window: [9, 11],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '1999-01-04',
@@ -210,7 +199,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://evds2.tcmb.gov.tr/',
     termsUrl: 'https://www.tcmb.gov.tr/wps/wcm/connect/EN/TCMB+EN/Bottom+Menu/Other/Disclaimer',
-    window: [12, 14],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '1996-04-16',
@@ -223,7 +211,6 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: true,
     dataUrl: 'https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata/',
     termsUrl: null,
-    window: [16, 18],
     quoteKind: 'selling',
     cadence: 'daily',
     coverageStart: '2000-01-01',
@@ -236,19 +223,38 @@ export const PUBLISHERS: Readonly<Record<CentralBankId, PublisherFacts>> = {
     issuer: false,
     dataUrl: 'https://www.imf.org/external/np/fin/ert/GUI/Pages/CountryDataBase.aspx',
     termsUrl: 'https://www.imf.org/en/about/copyright-and-terms',
-    window: [18, 20],
     quoteKind: 'mid',
     cadence: 'daily',
     coverageStart: '2003-04-01',
   },
 };
 
+/**
+ * Each publisher's publication window on weekdays, in whole UTC hours: the first hour it may publish, the last it
+ * usually has. Apart from PUBLISHERS so that an endpoint that only needs the windows (latest, for when its rates
+ * next change) bundles these numbers and not every publisher's names and links.
+ */
+export const PUBLICATION_WINDOWS: Readonly<Record<CentralBankId, readonly [first: number, last: number]>> = {
+  nbp: [11, 13],
+  cnb: [13, 15],
+  bnr: [11, 13],
+  boc: [20, 22],
+  boe: [16, 18],
+  rba: [5, 7],
+  boi: [12, 14],
+  nbu: [10, 12],
+  cbr: [9, 11],
+  tcmb: [12, 14],
+  bcb: [16, 18],
+  imf: [18, 20],
+};
+
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /** How GET /v1/sources words a publisher's schedule. */
-export function publisherSchedule(facts: PublisherFacts): string {
-  const [first, last] = facts.window;
+export function publisherSchedule(id: CentralBankId): string {
+  const [first, last] = PUBLICATION_WINDOWS[id];
   const hh = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
   return `Monday to Friday, between ${hh(first)} and ${hh(last + 1)} UTC`;
 }
@@ -257,20 +263,22 @@ export function publisherSchedule(facts: PublisherFacts): string {
  * The start of the publisher's next window strictly after `nowMs`, on a weekday. Its own holidays are not known
  * here: on one, the next update is simply later than announced.
  */
-export function nextPublisherWindow(facts: PublisherFacts, nowMs: number): number {
+export function nextPublisherWindow(id: CentralBankId, nowMs: number): number {
+  const [first] = PUBLICATION_WINDOWS[id];
   let day = Math.floor(nowMs / DAY_MS) * DAY_MS;
   for (let i = 0; i < 8; i++, day += DAY_MS) {
     const weekday = new Date(day).getUTCDay();
     if (weekday === 0 || weekday === 6) continue;
-    const at = day + facts.window[0] * HOUR_MS;
+    const at = day + first * HOUR_MS;
     if (at > nowMs) return at;
   }
   throw new Error('no weekday within 8 days');
 }
 
 /** Its publication window as a UTC cron line (every half hour of the window, Monday to Friday). */
-export function publisherCron(facts: PublisherFacts): string {
-  return `*/30 ${facts.window[0]}-${facts.window[1]} * * 1-5`;
+export function publisherCron(id: CentralBankId): string {
+  const [first, last] = PUBLICATION_WINDOWS[id];
+  return `*/30 ${first}-${last} * * 1-5`;
 }
 
 /** Whether `code` comes from the publisher's weekly table rather than its daily one. */
@@ -283,6 +291,6 @@ export function isWeeklyQuote(facts: PublisherFacts, code: string): boolean {
  * When a publisher's day is taken to be published (ISO 8601 UTC): the start of its window on that date. Publishers
  * that set tomorrow's rate today (CBR, NBU) are stamped on the effective date, so a stamp can lie a day ahead.
  */
-export function publisherPublishedAt(facts: PublisherFacts, date: string): string {
-  return `${date}T${String(facts.window[0]).padStart(2, '0')}:00:00Z`;
+export function publisherPublishedAt(id: CentralBankId, date: string): string {
+  return `${date}T${String(PUBLICATION_WINDOWS[id][0]).padStart(2, '0')}:00:00Z`;
 }

@@ -22,7 +22,7 @@ export const SOURCE_SCHEDULES: Readonly<Record<SourceId, { name: string; schedul
     schedule: 'daily, at 00:00 UTC',
   },
   ...(Object.fromEntries(
-    CENTRAL_BANK_IDS.map((id) => [id, { name: PUBLISHERS[id].name, schedule: publisherSchedule(PUBLISHERS[id]) }]),
+    CENTRAL_BANK_IDS.map((id) => [id, { name: PUBLISHERS[id].name, schedule: publisherSchedule(id) }]),
   ) as Record<CentralBankId, { name: string; schedule: string }>),
 };
 

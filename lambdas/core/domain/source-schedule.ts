@@ -5,7 +5,7 @@
  * No time-zone database, so the module is cheap enough to run on every request and testable at any instant.
  */
 import { ecbPublicationMs } from './dates';
-import { CENTRAL_BANK_IDS, type CentralBankId, nextPublisherWindow, PUBLISHERS } from './publishers';
+import { CENTRAL_BANK_IDS, type CentralBankId, nextPublisherWindow } from './publishers';
 import type { SourceId } from './rates';
 
 export { berlinOffsetHours } from './dates';
@@ -75,7 +75,7 @@ const NEXT: Readonly<Record<SourceId, (nowMs: number) => number>> = {
   ecb: nextEcbPublication,
   'currency-api': nextCurrencyApiPublication,
   ...(Object.fromEntries(
-    CENTRAL_BANK_IDS.map((id) => [id, (nowMs: number) => nextPublisherWindow(PUBLISHERS[id], nowMs)]),
+    CENTRAL_BANK_IDS.map((id) => [id, (nowMs: number) => nextPublisherWindow(id, nowMs)]),
   ) as Record<CentralBankId, (nowMs: number) => number>),
 };
 

@@ -58,7 +58,7 @@ export function toSourceDays(id: CentralBankId, official: readonly OfficialDay[]
     }
     if (Object.keys(rates).filter((code) => code !== PIVOT).length === 0) continue;
     rates[PIVOT] = 1;
-    days.push({ source: id, date, base: PIVOT, rates, publishedAt: publisherPublishedAt(facts, date) });
+    days.push({ source: id, date, base: PIVOT, rates, publishedAt: publisherPublishedAt(id, date) });
   }
   return { days, warnings };
 }

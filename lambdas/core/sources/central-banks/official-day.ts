@@ -66,7 +66,7 @@ export function adapterFacts(id: CentralBankId): AdapterFacts {
     quoteCurrency: facts.currency,
     dataUrl: facts.dataUrl,
     termsUrl: facts.termsUrl,
-    scheduleCronUtc: publisherCron(facts),
+    scheduleCronUtc: publisherCron(id),
     cadence: facts.cadence,
     coverageStart: facts.coverageStart,
   };
