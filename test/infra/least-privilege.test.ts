@@ -5,7 +5,7 @@
  * the account cannot give, and the ingestion events that wait while another run holds the one instance.
  */
 
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { DASHBOARD_ROUTES, type DashboardRouteId } from '../../lambdas/core/http/dashboard-routes';
@@ -85,11 +85,15 @@ describe('dashboard functions on the accounts table', () => {
   });
 
   it('refuses to put a LeadingKeys condition on an action that names no key, where it would allow everything', () => {
-    const stack = new Stack(new App(), 'Probe');
-    const table = new dynamodb.Table(stack, 'T', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
-    const role = new iam.Role(stack, 'R', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-    expect(() => grantTableItems(role, table, ['Scan'], ['ACCOUNT#*'])).toThrow(/does not limit Scan/);
-    expect(() => grantTableItems(role, table, ['GetItem'], [])).toThrow(/at least one/);
+    synth.withScratchApp(undefined, (app) => {
+      const stack = new Stack(app, 'Probe');
+      const table = new dynamodb.Table(stack, 'T', {
+        partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
+      });
+      const role = new iam.Role(stack, 'R', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+      expect(() => grantTableItems(role, table, ['Scan'], ['ACCOUNT#*'])).toThrow(/does not limit Scan/);
+      expect(() => grantTableItems(role, table, ['GetItem'], [])).toThrow(/at least one/);
+    });
   });
 });
 
