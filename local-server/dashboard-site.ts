@@ -3,7 +3,6 @@
  * Content-Security-Policy, and a config.json that points the page at the local Cognito emulator instead of
  * Cognito.
  */
-import { stop as stopEsbuild } from 'esbuild';
 import { buildDashboardFiles, contentTypeOf, dashboardCsp } from '../web/build';
 import type { PageConfig } from '../web/src/config';
 import type { StaticPage } from './gateway';
@@ -22,19 +21,13 @@ function headersFor(path: string, csp: string): Record<string, string> {
 }
 
 /**
- * The page's built files by path, `/` serving index.html; built once (esbuild, a few hundred milliseconds). The
- * esbuild service the build started (a thread and a process of about 18 MiB) is stopped once it is done.
+ * The page's built files by path, `/` serving index.html; built once (esbuild, a few hundred milliseconds), which
+ * stops the esbuild thread the build started (web/build.ts).
  */
 export function dashboardFiles(cognitoEndpoint: string): Map<string, StaticPage> {
   const csp = dashboardCsp(cognitoEndpoint);
   const pages = new Map<string, StaticPage>();
-  let built: Record<string, string>;
-  try {
-    built = buildDashboardFiles();
-  } finally {
-    void stopEsbuild();
-  }
-  for (const [name, body] of Object.entries(built)) {
+  for (const [name, body] of Object.entries(buildDashboardFiles())) {
     pages.set(`/${name}`, { headers: headersFor(name, csp), body });
   }
   const index = pages.get('/index.html');

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildSync, stop as stopEsbuild } from 'esbuild';
 
 const WEB_DIR = import.meta.dirname;
 
@@ -83,14 +83,22 @@ function bundle(entry: string, loader: 'ts' | 'css'): string {
   return file.text;
 }
 
-/** Every file of the site by its path relative to the site's root. */
+/**
+ * Every file of the site by its path relative to the site's root. esbuild answers `buildSync` from a thread of its
+ * own, which it keeps for the next call until the process ends; the site is built once per process (a synth, the
+ * local server's start), so the thread is stopped when the files are built, and a later build starts another.
+ */
 export function buildDashboardFiles(): Record<DashboardFile, string> {
-  return {
-    'index.html': readFileSync(join(WEB_DIR, 'index.html'), 'utf8'),
-    'app.js': bundle('src/main.ts', 'ts'),
-    'app.css': bundle('app.css', 'css'),
-    'favicon.svg': readFileSync(join(WEB_DIR, 'favicon.svg'), 'utf8'),
-  };
+  try {
+    return {
+      'index.html': readFileSync(join(WEB_DIR, 'index.html'), 'utf8'),
+      'app.js': bundle('src/main.ts', 'ts'),
+      'app.css': bundle('app.css', 'css'),
+      'favicon.svg': readFileSync(join(WEB_DIR, 'favicon.svg'), 'utf8'),
+    };
+  } finally {
+    void stopEsbuild();
+  }
 }
 
 /** Writes the site under `outDir`; returns the paths written. */

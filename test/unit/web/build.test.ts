@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { buildDashboardFiles, contentTypeOf, DASHBOARD_FILES_CONTENT_TYPES, dashboardCsp } from '../../../web/build';
 
@@ -110,4 +113,30 @@ describe('serving the dashboard', () => {
     expect(() => dashboardCsp('data:text/plain,x')).toThrow(/no http\(s\) origin/);
     expect(() => dashboardCsp('')).toThrow(/not a URL/);
   });
+});
+
+describe('building the dashboard', () => {
+  it('stops the thread esbuild answered the build from, which it would otherwise keep until the process ends', async () => {
+    // In a process of its own: Node reports each thread it starts ('worker'), and whether it ends, to that process.
+    const script = `
+      import { buildDashboardFiles } from ${JSON.stringify(join(__dirname, '../../../web/build.ts'))};
+      const threads = [];
+      process.on('worker', (worker) => threads.push(new Promise((ended) => worker.once('exit', () => ended(true)))));
+      const files = buildDashboardFiles();
+      // Node tells of a new thread after the call that started it has returned.
+      await new Promise((resolve) => setImmediate(resolve));
+      let timer;
+      const waited = new Promise((resolve) => { timer = setTimeout(() => resolve(false), 5000); });
+      const ended = await Promise.all(threads.map((thread) => Promise.race([thread, waited])));
+      clearTimeout(timer);
+      console.log(JSON.stringify({ files: Object.keys(files).length, ended }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
+    expect(JSON.parse(stdout)).toEqual({ files: 4, ended: [true] });
+  }, 30_000);
 });
