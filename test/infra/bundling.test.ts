@@ -221,7 +221,7 @@ describe("the publishers' facts in the function bundles", () => {
     const [latest, sources] = await Promise.all([code('latest'), code('sources')]);
     // Their data links (ASCII, which esbuild writes as they are, where it escapes the names' other letters).
     const links = Object.values(PUBLISHERS).map((facts) => facts.dataUrl);
-    // Both compute when rates next change from the windows, e.g. the Bank of Canada's, which opens at 20:00 UTC.
+    // latest tells when its rates next change from the windows, e.g. the Bank of Canada's, which opens at 20:00 UTC.
     expect(latest).toMatch(/boc:\[20,22\]/);
     expect(links.filter((link) => latest.includes(link))).toEqual([]);
     expect(links.filter((link) => sources.includes(link))).toEqual(links);

@@ -1,7 +1,7 @@
 /**
  * The official publishers beside the ECB: the facts GET /v1/sources and the API reference show, the currency each
- * one issues (which the rate rule ranks it first for), and when each publishes (PUBLICATION_WINDOWS). Pure data and arithmetic, so the
- * endpoints that show them bundle no adapter.
+ * one issues (which the rate rule ranks it first for), and when each publishes (PUBLICATION_WINDOWS). Pure data and
+ * arithmetic, so the endpoints that show them bundle no adapter.
  */
 
 export const CENTRAL_BANK_IDS = [

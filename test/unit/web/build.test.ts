@@ -116,7 +116,7 @@ describe('serving the dashboard', () => {
 });
 
 describe('building the dashboard', () => {
-  it('stops the thread esbuild answered the build from, which it would otherwise keep until the process ends', async () => {
+  it('stops the thread esbuild built in, which esbuild would keep until the process ends', async () => {
     // In a process of its own: Node reports each thread it starts ('worker'), and whether it ends, to that process.
     const script = `
       import { buildDashboardFiles } from ${JSON.stringify(join(__dirname, '../../../web/build.ts'))};
