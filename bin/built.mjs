@@ -5,8 +5,8 @@
  *
  * One build serves every command: esbuild builds bin/serve.ts, bin/admin.ts, the store thread, and the endpoint
  * modules the server loads by name, sharing their common code, into .cache/start in the repository (gitignored). It
- * is made again only when a file it was built from, or the set of entry files, changed: about a second on a first
- * run, a few milliseconds of checking after that. Packages stay in node_modules. Each source file keeps its own
+ * is made again only when a file it was built from (the packages it bundles included), or the set of entry files,
+ * changed: about 1.5 s on a first run, a few milliseconds of checking after that. Each source file keeps its own
  * location for `import.meta.dirname` and `import.meta.url`, so paths the code builds from them (the bundled data, the
  * web sources) are the same as under the loader. The esbuild service is stopped once the build is written.
  */
@@ -81,6 +81,37 @@ const keepSourceLocations = {
 };
 
 /**
+ * Packages the build leaves in node_modules, loaded from there as they come: dynalite (a native LevelDB addon and
+ * files it requires by name), cognito-local and the logger it brings, and esbuild (its own binary). Every other
+ * package (the AWS SDK, middy, zod) is bundled: loaded from node_modules it was hundreds of files, each resolved and
+ * read on every start, which was most of an admin CLI command's time.
+ */
+const EXTERNAL_PACKAGES = ['dynalite', 'cognito-local', 'pino', 'esbuild'];
+
+const packageName = (specifier) => specifier.split('/', specifier.startsWith('@') ? 2 : 1).join('/');
+
+export const bundleOtherPackages = {
+  name: 'bundle-other-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      EXTERNAL_PACKAGES.includes(packageName(args.path)) ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
+
+/**
+ * What bundled CommonJS code require()s from outside the build, a Node built-in included. An ES module has no
+ * require(), so each such call would throw when it ran: the build is refused instead.
+ */
+export function leftOutRequires(metafile) {
+  const required = Object.values(metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((imported) => imported.external && imported.kind === 'require-call')
+    .map((imported) => imported.path);
+  return [...new Set(required)].sort();
+}
+
+/**
  * Builds into a new directory and makes it current by renaming a file, so that servers starting at the same time
  * (each may build) never load a half-written build; older builds are removed once they are stale.
  */
@@ -100,11 +131,19 @@ async function build(entries) {
       format: 'esm',
       platform: 'node',
       target: `node${process.versions.node.split('.')[0]}`,
-      packages: 'external',
+      // Packages' ES module builds, as the functions' bundles take them (lib/bundling.ts).
+      mainFields: ['module', 'main'],
       metafile: true,
       logLevel: 'warning',
-      plugins: [keepSourceLocations],
+      plugins: [bundleOtherPackages, keepSourceLocations],
     });
+    const required = leftOutRequires(result.metafile);
+    if (required.length > 0) {
+      throw new Error(
+        `the build would require() ${required.join(', ')} from an ES module; ` +
+          'keep the package that does so external (EXTERNAL_PACKAGES in bin/built.mjs)',
+      );
+    }
     const inputs = Object.fromEntries(
       Object.keys(result.metafile.inputs)
         .map((file) => relative(ROOT, join(ROOT, file)))
