@@ -26,9 +26,9 @@ import { DASHBOARD_TOKEN_VALIDITY } from '../lambdas/core/http/dashboard-routes'
 import { PASSWORD_POLICY } from '../web/src/password-policy';
 import { createRouter, type RouteCtx, UNREADABLE_BODY } from './cognito-pool-rules';
 import { secretFreeDataStores } from './cognito-secrets';
+import { COGNITO_DIR } from './local-store';
 
-/** The folder of the data directory that holds the emulator's state, and the files in it that are ours. */
-export const COGNITO_DIR = 'cognito';
+/** The files of the emulator's folder in the data directory (COGNITO_DIR) that are ours. */
 export const VERIFICATION_CODES_FILE = 'verification-codes.log';
 const POOL_FILE = 'fxrates-pool.json';
 

@@ -14,6 +14,8 @@ import { tryOpenStore } from './store-open';
 /** Files the local server keeps in its data directory. */
 export const ENDPOINT_FILE = 'dynamodb-endpoint.json';
 export const EMBEDDED_STORE_DIR = 'dynalite';
+/** The folder of the Cognito emulator's state (cognito-emulator.ts). */
+export const COGNITO_DIR = 'cognito';
 
 /** Table names of the local store; on AWS CDK names the tables and passes the names in. */
 export function localTableNames(): { rates: string; accounts: string } {

@@ -24,7 +24,7 @@ import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import { UsageStore } from '../lambdas/core/store/usage-store';
 import { dashboardModule, endpointModule } from '../lib/bundling';
 import { projectModule } from './built';
-import { COGNITO_DIR, type CognitoEmulator, startCognitoEmulator, type VerificationCode } from './cognito-emulator';
+import type { CognitoEmulator, VerificationCode } from './cognito-emulator';
 import { createTokenVerifier, tokenOfHeader } from './cognito-tokens';
 import { createTable } from './create-tables';
 import { dashboardFiles, withConfig } from './dashboard-site';
@@ -42,7 +42,7 @@ import {
 import type { LocalRequestHandler } from './in-process-transport';
 import { listen } from './listen';
 import { createLocalAuthorizer, type LocalAuthorizerOptions } from './local-authorizer';
-import { EMBEDDED_STORE_DIR, ENDPOINT_FILE, endpointFileText, localTableNames } from './local-store';
+import { COGNITO_DIR, EMBEDDED_STORE_DIR, ENDPOINT_FILE, endpointFileText, localTableNames } from './local-store';
 import { makePrivateDir, tightenedNotice, tightenPermissions } from './private-dir';
 import { acquireDataDir, DataDirInUseError, type HeldDataDir, LOCK_FILE, runningServers } from './running-servers';
 import { DataDirError, listenError, urlHost } from './startup-errors';
@@ -408,7 +408,12 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
     parts.server = http;
   });
 
-  const store = await openStore((options.layout ?? DEFAULT_LAYOUT) === 'store-thread', path);
+  const opening = openStore((options.layout ?? DEFAULT_LAYOUT) === 'store-thread', path);
+  // The Cognito emulator's modules (cognito-local and Express, about 0.2 s to load) load while the store thread,
+  // already started, opens the store; a server without the dashboard never loads them.
+  const cognitoModule = options.dashboard === false ? undefined : import('./cognito-emulator');
+  cognitoModule?.catch(() => undefined);
+  const store = await opening;
   parts.store = store;
   for (const note of store.notes) {
     notice(`The local store was not closed cleanly: ${note}; LevelDB skips that record, which was never whole.`);
@@ -442,7 +447,8 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
     ...(options.authorizerTransport ? { wrapTransport: options.authorizerTransport } : {}),
   });
   let dashboard: LocalDashboard | undefined;
-  if (options.dashboard !== false) {
+  if (cognitoModule) {
+    const { startCognitoEmulator } = await cognitoModule;
     parts.cognito = await startCognitoEmulator({
       ...(dataDir ? { dataDir } : {}),
       host,

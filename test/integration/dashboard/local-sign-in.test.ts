@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COGNITO_DIR, type CognitoEmulator, type VerificationCode } from '../../../local-server/cognito-emulator';
+import type { CognitoEmulator, VerificationCode } from '../../../local-server/cognito-emulator';
+import { COGNITO_DIR } from '../../../local-server/local-store';
 import { type LocalService, startLocalService } from '../../../local-server/service';
 import { type TestApi, TestClock } from '../../support/api-service';
 import { cognitoCall, dashboardRequest, idClaims, mintToken, signUpAndSignIn } from '../../support/dashboard';
