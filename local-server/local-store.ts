@@ -6,7 +6,7 @@ import { createDocumentClient } from '../lambdas/core/store/clients';
 import type { TableDefinition } from '../lambdas/core/store/tables';
 import { createTable } from './create-tables';
 import { DATA_DIR_ENV, DEFAULT_DATA_DIR } from './data-dir';
-import { type RunningDynalite, startDynalite } from './dynalite-server';
+import type { RunningDynalite } from './dynalite-server';
 import { isProcessAlive } from './running-servers';
 import { StoreOpenError } from './startup-errors';
 import { tryOpenStore } from './store-open';
@@ -122,6 +122,8 @@ export async function openLocalTable(
     const path = join(dataDir, EMBEDDED_STORE_DIR);
     mkdirSync(dataDir, { recursive: true });
     if (await storeIsLocked(path)) throw new LocalStoreLockedError(path);
+    // Loaded here: the server imports this module for its names, and runs its own store on another thread.
+    const { startDynalite } = await import('./dynalite-server');
     embedded = await startDynalite({ path });
     endpoint = embedded.endpoint;
   }

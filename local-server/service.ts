@@ -29,7 +29,7 @@ import { createTokenVerifier, tokenOfHeader } from './cognito-tokens';
 import { createTable } from './create-tables';
 import { dashboardFiles, withConfig } from './dashboard-site';
 import { DEMO_KEYS_FILE, type DemoKeys, ensureDemoAccounts, writeDemoKeys } from './demo-accounts';
-import { openEmbeddedStore, type StoreRequestCounts } from './embedded-store';
+import type { StoreRequestCounts } from './embedded-store';
 import {
   attachLocalGateway,
   createLocalGateway,
@@ -170,6 +170,8 @@ interface OpenedStore {
 
 async function openStore(onThread: boolean, path: string | undefined): Promise<OpenedStore> {
   if (!onThread) {
+    // dynalite and LevelDB's addon load only where the store runs: on its thread in the default layout.
+    const { openEmbeddedStore } = await import('./embedded-store');
     const store = await openEmbeddedStore(path ? { path } : {});
     return { ...store, requests: async (reset) => store.requests(reset) };
   }
