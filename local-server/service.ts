@@ -411,8 +411,8 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
   });
 
   const opening = openStore((options.layout ?? DEFAULT_LAYOUT) === 'store-thread', path);
-  // The Cognito emulator's modules (cognito-local and Express, about 0.2 s to load) load while the store thread,
-  // already started, opens the store; a server without the dashboard never loads them.
+  // The Cognito emulator's modules (cognito-local and Express, about 0.2 s to load) load while the store opens, on
+  // its thread (started by now) in the default layout; a server without the dashboard never loads them.
   const cognitoModule = options.dashboard === false ? undefined : import('./cognito-emulator');
   cognitoModule?.catch(() => undefined);
   const store = await opening;
