@@ -139,4 +139,36 @@ describe('building the dashboard', () => {
     ]);
     expect(JSON.parse(stdout)).toEqual({ files: 4, ended: [true] });
   }, 30_000);
+
+  it("builds the same files in esbuild's own process, and ends that process once they are built", async () => {
+    // In a process of its own, whose children are then only esbuild's (read from /proc: this runs on Linux).
+    const script = `
+      import { readdirSync, readFileSync } from 'node:fs';
+      import { buildDashboardFiles, buildDashboardFilesAsync } from ${JSON.stringify(join(__dirname, '../../../web/build.ts'))};
+      const children = () => readdirSync('/proc').filter((pid) => {
+        try {
+          const [state, parent] = readFileSync('/proc/' + pid + '/stat', 'utf8').replace(/^.*\\) /, '').split(' ');
+          return parent === String(process.pid) && state !== 'Z';
+        } catch {
+          return false;
+        }
+      }).length;
+      const building = buildDashboardFilesAsync();
+      const whileBuilding = children();
+      const files = await building;
+      let after = children();
+      for (const deadline = Date.now() + 5000; after > 0 && Date.now() < deadline; after = children()) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const same = JSON.stringify(files) === JSON.stringify(buildDashboardFiles());
+      console.log(JSON.stringify({ whileBuilding, after, same }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
+    expect(JSON.parse(stdout)).toEqual({ whileBuilding: 1, after: 0, same: true });
+  }, 30_000);
 });
