@@ -115,6 +115,18 @@ describe('serving the dashboard', () => {
   });
 });
 
+/** Runs `script` as an ES module (under tsx) in a Node process of its own, and parses the JSON it prints. */
+async function printedJson(script: string): Promise<unknown> {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    '--import',
+    'tsx',
+    '--input-type=module',
+    '-e',
+    script,
+  ]);
+  return JSON.parse(stdout);
+}
+
 describe('building the dashboard', () => {
   it('stops the thread esbuild built in, which esbuild would keep until the process ends', async () => {
     // In a process of its own: Node reports each thread it starts ('worker'), and whether it ends, to that process.
@@ -130,14 +142,7 @@ describe('building the dashboard', () => {
       const ended = await Promise.all(threads.map((thread) => Promise.race([thread, waited])));
       clearTimeout(timer);
       console.log(JSON.stringify({ files: Object.keys(files).length, ended }));`;
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '-e',
-      script,
-    ]);
-    expect(JSON.parse(stdout)).toEqual({ files: 4, ended: [true] });
+    expect(await printedJson(script)).toEqual({ files: 4, ended: [true] });
   }, 30_000);
 
   it("builds the same files in esbuild's own process, and ends that process once they are built", async () => {
@@ -162,13 +167,6 @@ describe('building the dashboard', () => {
       }
       const same = JSON.stringify(files) === JSON.stringify(buildDashboardFiles());
       console.log(JSON.stringify({ whileBuilding, after, same }));`;
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '-e',
-      script,
-    ]);
-    expect(JSON.parse(stdout)).toEqual({ whileBuilding: 1, after: 0, same: true });
+    expect(await printedJson(script)).toEqual({ whileBuilding: 1, after: 0, same: true });
   }, 30_000);
 });
