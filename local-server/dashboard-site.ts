@@ -3,7 +3,7 @@
  * Content-Security-Policy, and a config.json that points the page at the local Cognito emulator instead of
  * Cognito.
  */
-import { buildDashboardFilesAsync, contentTypeOf, type DashboardFile, dashboardCsp } from '../web/build';
+import { buildDashboardFiles, contentTypeOf, type DashboardFile, dashboardCsp } from '../web/build';
 import type { PageConfig } from '../web/src/config';
 import type { StaticPage } from './gateway';
 
@@ -20,18 +20,15 @@ function headersFor(path: string, csp: string): Record<string, string> {
   };
 }
 
-let building: Promise<Record<DashboardFile, string>> | undefined;
+let built: Record<DashboardFile, string> | undefined;
 
 /**
- * The page's files, built once per process by esbuild's own process while the start goes on; every server this
- * process starts (tests start many) shares that build. A failed build is not kept, so the next start tries again.
+ * The page's files, built once per process (esbuild, a few hundred milliseconds, which stops the thread it started:
+ * web/build.ts); every server this process starts (tests start many) shares them.
  */
-export function builtDashboardFiles(): Promise<Record<DashboardFile, string>> {
-  building ??= buildDashboardFilesAsync().catch((error: unknown) => {
-    building = undefined;
-    throw error;
-  });
-  return building;
+export function builtDashboardFiles(): Record<DashboardFile, string> {
+  built ??= buildDashboardFiles();
+  return built;
 }
 
 /** The page's built files (web/build.ts) by path, `/` serving index.html, with the headers both hosts send. */

@@ -416,12 +416,9 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
 
   const opening = openStore((options.layout ?? DEFAULT_LAYOUT) === 'store-thread', path);
   // The Cognito emulator's modules (cognito-local and Express, about 0.2 s to load) load while the store opens, on
-  // its thread (started by now) in the default layout, and esbuild's process builds the page meanwhile; a server
-  // without the dashboard does neither.
+  // its thread (started by now) in the default layout; a server without the dashboard never loads them.
   const cognitoModule = options.dashboard === false ? undefined : import('./cognito-emulator');
-  const pageFiles = options.dashboard === false ? undefined : builtDashboardFiles();
   cognitoModule?.catch(() => undefined);
-  pageFiles?.catch(() => undefined);
   const store = await opening;
   parts.store = store;
   for (const note of store.notes) {
@@ -444,7 +441,7 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
     randomBytes: (n) => randomBytes(n),
   });
   const startDashboard = async (): Promise<LocalDashboard | undefined> => {
-    if (!cognitoModule || !pageFiles) return undefined;
+    if (!cognitoModule) return undefined;
     const { startCognitoEmulator } = await cognitoModule;
     parts.cognito = await startCognitoEmulator({
       ...(dataDir ? { dataDir } : {}),
@@ -452,8 +449,11 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
       clock,
       ...(options.onVerificationCode ? { onCode: options.onVerificationCode } : {}),
     });
+    // Built once the emulator runs, not from the start on: esbuild's process is in this one's process group, so a
+    // Ctrl-C in the terminal while it runs ends it too, and the start fails instead of stopping once it ends; a build
+    // beside the whole load would widen that window from its few hundred milliseconds to most of the start.
     return localDashboard({
-      built: await pageFiles,
+      built: builtDashboardFiles(),
       emulator: parts.cognito,
       accounts,
       client,

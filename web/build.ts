@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type BuildOptions, type BuildResult, build, buildSync, stop as stopEsbuild } from 'esbuild';
+import { buildSync, stop as stopEsbuild } from 'esbuild';
 
 const WEB_DIR = import.meta.dirname;
 
@@ -64,8 +64,8 @@ export function dashboardCsp(cognito: string): string {
   ].join('; ');
 }
 
-function bundleOptions(entry: string, loader: 'ts' | 'css') {
-  return {
+function bundle(entry: string, loader: 'ts' | 'css'): string {
+  const result = buildSync({
     entryPoints: [join(WEB_DIR, entry)],
     bundle: true,
     minify: true,
@@ -77,22 +77,10 @@ function bundleOptions(entry: string, loader: 'ts' | 'css') {
     charset: 'utf8',
     logLevel: 'silent',
     loader: { [`.${loader}`]: loader },
-  } satisfies BuildOptions;
-}
-
-function outputText(result: BuildResult<{ write: false }>, entry: string): string {
+  });
   const file = result.outputFiles[0];
   if (!file) throw new Error(`esbuild wrote nothing for ${entry}`);
   return file.text;
-}
-
-function siteFiles(appJs: string, appCss: string): Record<DashboardFile, string> {
-  return {
-    'index.html': readFileSync(join(WEB_DIR, 'index.html'), 'utf8'),
-    'app.js': appJs,
-    'app.css': appCss,
-    'favicon.svg': readFileSync(join(WEB_DIR, 'favicon.svg'), 'utf8'),
-  };
 }
 
 /**
@@ -102,25 +90,14 @@ function siteFiles(appJs: string, appCss: string): Record<DashboardFile, string>
  */
 export function buildDashboardFiles(): Record<DashboardFile, string> {
   try {
-    const bundle = (entry: string, loader: 'ts' | 'css') => outputText(buildSync(bundleOptions(entry, loader)), entry);
-    return siteFiles(bundle('src/main.ts', 'ts'), bundle('app.css', 'css'));
+    return {
+      'index.html': readFileSync(join(WEB_DIR, 'index.html'), 'utf8'),
+      'app.js': bundle('src/main.ts', 'ts'),
+      'app.css': bundle('app.css', 'css'),
+      'favicon.svg': readFileSync(join(WEB_DIR, 'favicon.svg'), 'utf8'),
+    };
   } finally {
     void stopEsbuild();
-  }
-}
-
-/**
- * The same files, built by esbuild's service process while the caller's thread goes on (the local server builds
- * them while it loads the rates); the service is stopped once they are built, whether or not the build succeeded.
- */
-export async function buildDashboardFilesAsync(): Promise<Record<DashboardFile, string>> {
-  try {
-    const bundle = async (entry: string, loader: 'ts' | 'css') =>
-      outputText(await build(bundleOptions(entry, loader)), entry);
-    const [appJs, appCss] = await Promise.all([bundle('src/main.ts', 'ts'), bundle('app.css', 'css')]);
-    return siteFiles(appJs, appCss);
-  } finally {
-    await stopEsbuild();
   }
 }
 
