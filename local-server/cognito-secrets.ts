@@ -41,15 +41,12 @@ function hashPasswordSync(password: string): string {
   return formatHash(salt, scryptSync(password, salt, KEY_LENGTH, COST));
 }
 
-/**
- * A hash of nothing anyone can type, checked against when no user matches, so that both cases take as long. Made on
- * libuv's threads: at load it would hold up the start on this one.
- */
-const DECOY = hashPassword(randomBytes(32).toString('base64url'));
+/** A hash of nothing anyone can type, checked against when no user matches, so that both cases take as long. */
+const DECOY = hashPasswordSync(randomBytes(32).toString('base64url'));
 
 /** Whether `password` is the one `stored` was made from; a missing or malformed hash never matches. */
 export async function passwordMatches(password: string, stored: unknown): Promise<boolean> {
-  const parts = PASSWORD_HASH.exec(isPasswordHash(stored) ? stored : await DECOY);
+  const parts = PASSWORD_HASH.exec(isPasswordHash(stored) ? stored : DECOY);
   if (!parts) return false;
   const [, n, r, p, salt = '', key = ''] = parts;
   const expected = Buffer.from(key, 'base64url');

@@ -3,7 +3,7 @@
  * Content-Security-Policy, and a config.json that points the page at the local Cognito emulator instead of
  * Cognito.
  */
-import { buildDashboardFiles, contentTypeOf, type DashboardFile, dashboardCsp } from '../web/build';
+import { buildDashboardFiles, contentTypeOf, dashboardCsp } from '../web/build';
 import type { PageConfig } from '../web/src/config';
 import type { StaticPage } from './gateway';
 
@@ -20,25 +20,14 @@ function headersFor(path: string, csp: string): Record<string, string> {
   };
 }
 
-let built: Record<DashboardFile, string> | undefined;
-
 /**
- * The page's files, built once per process (esbuild, a few hundred milliseconds, which stops the thread it started:
- * web/build.ts); every server this process starts (tests start many) shares them.
+ * The page's built files by path, `/` serving index.html; built once (esbuild, a few hundred milliseconds), which
+ * stops the esbuild thread the build started (web/build.ts).
  */
-export function builtDashboardFiles(): Record<DashboardFile, string> {
-  built ??= buildDashboardFiles();
-  return built;
-}
-
-/** The page's built files (web/build.ts) by path, `/` serving index.html, with the headers both hosts send. */
-export function dashboardFiles(
-  built: Readonly<Record<DashboardFile, string>>,
-  cognitoEndpoint: string,
-): Map<string, StaticPage> {
+export function dashboardFiles(cognitoEndpoint: string): Map<string, StaticPage> {
   const csp = dashboardCsp(cognitoEndpoint);
   const pages = new Map<string, StaticPage>();
-  for (const [name, body] of Object.entries(built)) {
+  for (const [name, body] of Object.entries(buildDashboardFiles())) {
     pages.set(`/${name}`, { headers: headersFor(name, csp), body });
   }
   const index = pages.get('/index.html');

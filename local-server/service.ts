@@ -23,12 +23,11 @@ import { RatesStore } from '../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../lambdas/core/store/tables';
 import { UsageStore } from '../lambdas/core/store/usage-store';
 import { dashboardModule, endpointModule } from '../lib/bundling';
-import type { DashboardFile } from '../web/build';
 import { projectModule } from './built';
 import type { CognitoEmulator, VerificationCode } from './cognito-emulator';
 import { createTokenVerifier, tokenOfHeader } from './cognito-tokens';
 import { createTable } from './create-tables';
-import { builtDashboardFiles, dashboardFiles, withConfig } from './dashboard-site';
+import { dashboardFiles, withConfig } from './dashboard-site';
 import { DEMO_KEYS_FILE, type DemoKeys, ensureDemoAccounts, writeDemoKeys } from './demo-accounts';
 import type { StoreRequestCounts } from './embedded-store';
 import {
@@ -279,8 +278,6 @@ type LocalDashboard = LocalDashboardOptions & {
 };
 
 interface DashboardInput {
-  /** The page's files (builtDashboardFiles). */
-  built: Readonly<Record<DashboardFile, string>>;
   emulator: CognitoEmulator;
   accounts: AccountsStore;
   client: DynamoDBDocumentClient;
@@ -324,7 +321,7 @@ async function localDashboard(input: DashboardInput): Promise<LocalDashboard> {
     jwksUrl: emulator.jwksUrl,
     clock,
   });
-  const files = dashboardFiles(input.built, emulator.endpoint);
+  const files = dashboardFiles(emulator.endpoint);
   let pages: ReadonlyMap<string, StaticPage> = files;
   return {
     handlers,
@@ -384,10 +381,9 @@ class StartedParts {
  * changed that a later step would need: the directory is made (0700) and locked for this process (a second server
  * is refused, naming the holder), its permissions tightened; the HTTP port is bound (a port in use fails here,
  * before any data is read); the store's files are checked and opened (damage or an unreadable store is refused
- * before LevelDB writes anything); then the tables; then the rates, the demo accounts and the dashboard side by side
- * (a failure of one is thrown once the others have started, and all are closed). Requests that reach the port
- * before that ends get 503 service-unavailable with Retry-After: 1. The demo keys file is written last, once the
- * server answers requests.
+ * before LevelDB writes anything); then tables, rates, demo accounts and the dashboard. Requests that reach the
+ * port before that ends get 503 service-unavailable with Retry-After: 1. The demo keys file is written last, once
+ * the server answers requests.
  */
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const parts = new StartedParts();
@@ -436,12 +432,24 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
   await createTable(client, ACCOUNTS_TABLE, names.accounts);
 
   const ratesStore = new RatesStore(client, names.rates);
+  const ratesSource = options.loadRates
+    ? await options.loadRates({ store: ratesStore, client, tableName: names.rates })
+    : 'not loaded';
   const accounts = new AccountsStore(client, names.accounts, {
     clock,
     randomBytes: (n) => randomBytes(n),
   });
-  const startDashboard = async (): Promise<LocalDashboard | undefined> => {
-    if (!cognitoModule) return undefined;
+  const demoKeys = options.demoAccounts === false ? undefined : await ensureDemoAccounts(accounts, dataDir);
+  const handlers = await apiHandlers({ reader: new RateReader(ratesStore, clock), clock });
+  const authorizer = createLocalAuthorizer(client, {
+    endpoint: store.endpoint,
+    accountsTable: names.accounts,
+    clock,
+    ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
+    ...(options.authorizerTransport ? { wrapTransport: options.authorizerTransport } : {}),
+  });
+  let dashboard: LocalDashboard | undefined;
+  if (cognitoModule) {
     const { startCognitoEmulator } = await cognitoModule;
     parts.cognito = await startCognitoEmulator({
       ...(dataDir ? { dataDir } : {}),
@@ -449,11 +457,7 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
       clock,
       ...(options.onVerificationCode ? { onCode: options.onVerificationCode } : {}),
     });
-    // Built once the emulator runs, not from the start on: esbuild's process is in this one's process group, so a
-    // Ctrl-C in the terminal while it runs ends it too, and the start fails instead of stopping once it ends; a build
-    // beside the whole load would widen that window from its few hundred milliseconds to most of the start.
-    return localDashboard({
-      built: builtDashboardFiles(),
+    dashboard = await localDashboard({
       emulator: parts.cognito,
       accounts,
       client,
@@ -462,26 +466,8 @@ async function startParts(options: LocalServiceOptions, parts: StartedParts): Pr
       clock,
       upgradeContact: options.upgradeContact,
     });
-  };
-  // Loading the rates keeps the store's thread busy and leaves this one waiting on it most of the time; the parts
-  // that do not read the rates start meanwhile.
-  const starting = [
-    options.loadRates ? options.loadRates({ store: ratesStore, client, tableName: names.rates }) : 'not loaded',
-    options.demoAccounts === false ? undefined : ensureDemoAccounts(accounts, dataDir),
-    apiHandlers({ reader: new RateReader(ratesStore, clock), clock }),
-    startDashboard(),
-  ] as const;
-  // Every part has finished starting or failed before a failure is thrown, so closing closes all that started.
-  await Promise.allSettled(starting);
-  const [ratesSource, demoKeys, handlers, dashboard] = await Promise.all(starting);
-  dashboard?.setOrigin(server.origin);
-  const authorizer = createLocalAuthorizer(client, {
-    endpoint: store.endpoint,
-    accountsTable: names.accounts,
-    clock,
-    ...(options.recordCacheTtlMs !== undefined ? { cacheTtlMs: options.recordCacheTtlMs } : {}),
-    ...(options.authorizerTransport ? { wrapTransport: options.authorizerTransport } : {}),
-  });
+    dashboard.setOrigin(server.origin);
+  }
   server.attach(
     createLocalGateway({
       handlers,

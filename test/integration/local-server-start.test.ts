@@ -1,6 +1,5 @@
 /**
- * The local server starts the rates load, the demo accounts and the dashboard side by side (local-server/service.ts);
- * a failure of one must still leave nothing of the others behind.
+ * A start whose rates fail to load must leave nothing it started behind: no listening port, no store, no lock.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,20 +20,19 @@ describe('a start whose rates fail to load', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('fails with the load’s error and closes the dashboard’s emulator, the store and the port it started', async () => {
+  it('fails with the load’s error, leaves no port listening and the data directory free to start on', async () => {
     const before = listeningServers();
     const dataDir = join(dir, 'data');
     await expect(
       startLocalService({
         dataDir,
         port: 0,
-        // Fails at once, while the Cognito emulator and the page are still starting beside it.
         loadRates: async () => {
           throw new Error('the rates could not be loaded');
         },
       }),
     ).rejects.toThrow('the rates could not be loaded');
-    // A part that finished starting after the failure was thrown would still be listening a moment later.
+    // The HTTP port, bound before the store opened, would still be listening if the failed start left it open.
     await delay(500);
     expect(listeningServers()).toBe(before);
     // The data directory's lock and the store's files were released: the next start over it succeeds.
