@@ -8,7 +8,8 @@
  * modules the server loads by name, sharing their common code, into .cache/start in the repository (gitignored). It
  * is made again only when a file it was built from (the packages' files it bundles included), or the set of entry
  * files, changed: about 1.5 s on a first run, about 20 ms of checking after that (a thousand files looked at, so
- * that a package patched by hand in node_modules is built again too). Each source file keeps its own
+ * that a package patched by hand in node_modules is built again too). The dashboard page is built with it, by
+ * web/build.ts, and kept beside it, so a start serves the page without building it. Each source file keeps its own
  * location for `import.meta.dirname` and `import.meta.url`, so paths the code builds from them (the bundled data, the
  * web sources) are the same as under the loader. The esbuild service is stopped once the build is written.
  */
@@ -37,6 +38,7 @@ function entryPoints() {
     'bin/serve.ts',
     'bin/admin.ts',
     'local-server/store-thread.ts',
+    'web/build.ts',
     ...folder('lambdas/core/endpoints'),
     ...folder('lambdas/core/dashboard'),
   ];
@@ -152,6 +154,12 @@ async function build(entries) {
         .map((file) => [file, fingerprint(file)]),
     );
     for (const launcher of LAUNCHERS) inputs[launcher] = fingerprint(launcher);
+    // The dashboard page too, by web/build.ts from this very build, so that a start reads its files instead of
+    // running esbuild: a few hundred milliseconds, and a process that a Ctrl-C in the terminal would end as well.
+    const site = await import(pathToFileURL(join(out, 'web', 'build.js')).href);
+    const page = site.buildDashboardSite();
+    site.writeDashboardFiles(join(out, site.START_BUILD_SITE_DIR), page.files);
+    for (const file of page.inputs) inputs[file] ??= fingerprint(file);
     writeFileSync(
       join(out, STAMP),
       JSON.stringify({ version: esbuild.version, node: process.version, entries, inputs }),

@@ -3,8 +3,18 @@
  * Content-Security-Policy, and a config.json that points the page at the local Cognito emulator instead of
  * Cognito.
  */
-import { buildDashboardFiles, contentTypeOf, dashboardCsp } from '../web/build';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  buildDashboardFiles,
+  contentTypeOf,
+  DASHBOARD_FILES_CONTENT_TYPES,
+  type DashboardFile,
+  dashboardCsp,
+  START_BUILD_SITE_DIR,
+} from '../web/build';
 import type { PageConfig } from '../web/src/config';
+import { builtDir } from './built';
 import type { StaticPage } from './gateway';
 
 export const CONFIG_PATH = '/config.json';
@@ -21,13 +31,23 @@ function headersFor(path: string, csp: string): Record<string, string> {
 }
 
 /**
- * The page's built files by path, `/` serving index.html; built once (esbuild, a few hundred milliseconds), which
- * stops the esbuild thread the build started (web/build.ts).
+ * The page's files: run from the start build, those it built with the server's modules (bin/built.mjs); run from
+ * the sources, built now (esbuild, a few hundred milliseconds, which stops the thread it started: web/build.ts).
  */
+function siteFiles(): Record<DashboardFile, string> {
+  const built = builtDir();
+  if (!built) return buildDashboardFiles();
+  const read = (name: DashboardFile) => readFileSync(join(built, START_BUILD_SITE_DIR, name), 'utf8');
+  return Object.fromEntries(
+    Object.keys(DASHBOARD_FILES_CONTENT_TYPES).map((name) => [name, read(name as DashboardFile)]),
+  ) as Record<DashboardFile, string>;
+}
+
+/** The page's built files by path, `/` serving index.html. */
 export function dashboardFiles(cognitoEndpoint: string): Map<string, StaticPage> {
   const csp = dashboardCsp(cognitoEndpoint);
   const pages = new Map<string, StaticPage>();
-  for (const [name, body] of Object.entries(buildDashboardFiles())) {
+  for (const [name, body] of Object.entries(siteFiles())) {
     pages.set(`/${name}`, { headers: headersFor(name, csp), body });
   }
   const index = pages.get('/index.html');

@@ -4,10 +4,14 @@
  * esbuild and node built-ins only, so the CDK app and the local server pay little to load it.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { buildSync, stop as stopEsbuild } from 'esbuild';
 
 const WEB_DIR = import.meta.dirname;
+const REPOSITORY = resolve(WEB_DIR, '..');
+
+/** Where the start build (bin/built.mjs) keeps the page's files, in its own directory, for the local server to read. */
+export const START_BUILD_SITE_DIR = 'dashboard-site';
 
 export const DEFAULT_OUT_DIR = resolve(WEB_DIR, '../dist/web');
 
@@ -64,12 +68,15 @@ export function dashboardCsp(cognito: string): string {
   ].join('; ');
 }
 
-function bundle(entry: string, loader: 'ts' | 'css'): string {
+/** One file of the site, and the files it was built from, relative to the repository. */
+function bundle(entry: string, loader: 'ts' | 'css'): { text: string; inputs: string[] } {
   const result = buildSync({
+    absWorkingDir: REPOSITORY,
     entryPoints: [join(WEB_DIR, entry)],
     bundle: true,
     minify: true,
     write: false,
+    metafile: true,
     format: 'iife',
     platform: 'browser',
     target: BROWSER_TARGETS,
@@ -80,25 +87,40 @@ function bundle(entry: string, loader: 'ts' | 'css'): string {
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error(`esbuild wrote nothing for ${entry}`);
-  return file.text;
+  return { text: file.text, inputs: Object.keys(result.metafile.inputs) };
 }
 
 /**
- * Every file of the site by its path relative to the site's root. esbuild answers `buildSync` from a thread of its
- * own, which it keeps for the next call until the process ends; the site is built once per process (a synth, the
- * local server's start), so the thread is stopped when the files are built, and a later build starts another.
+ * Every file of the site by its path relative to the site's root, and every file they were built from (relative
+ * to the repository), by which the start build tells when to build them again. esbuild answers `buildSync` from a
+ * thread of its own, which it keeps for the next call until the process ends; the site is built once per process
+ * (a synth, a start build, a local server run from the sources), so the thread is stopped when the files are built,
+ * and a later build starts another.
  */
-export function buildDashboardFiles(): Record<DashboardFile, string> {
+export function buildDashboardSite(): { files: Record<DashboardFile, string>; inputs: string[] } {
   try {
+    const script = bundle('src/main.ts', 'ts');
+    const style = bundle('app.css', 'css');
+    const read = ['index.html', 'favicon.svg'];
+    const [html = '', icon = ''] = read.map((name) => readFileSync(join(WEB_DIR, name), 'utf8'));
     return {
-      'index.html': readFileSync(join(WEB_DIR, 'index.html'), 'utf8'),
-      'app.js': bundle('src/main.ts', 'ts'),
-      'app.css': bundle('app.css', 'css'),
-      'favicon.svg': readFileSync(join(WEB_DIR, 'favicon.svg'), 'utf8'),
+      files: { 'index.html': html, 'app.js': script.text, 'app.css': style.text, 'favicon.svg': icon },
+      inputs: [
+        ...new Set([
+          ...script.inputs,
+          ...style.inputs,
+          ...read.map((name) => relative(REPOSITORY, join(WEB_DIR, name))),
+        ]),
+      ].sort(),
     };
   } finally {
     void stopEsbuild();
   }
+}
+
+/** The site's files (buildDashboardSite). */
+export function buildDashboardFiles(): Record<DashboardFile, string> {
+  return buildDashboardSite().files;
 }
 
 /** Writes the site under `outDir`; returns the paths written. */

@@ -12,6 +12,12 @@ interface Built {
   leftOutRequires: string[];
 }
 
+/** Runs `script` (an ES module) in a fresh Node process from the repository, and parses the JSON it prints. */
+async function printedJson(script: string): Promise<unknown> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+  return JSON.parse(stdout);
+}
+
 /**
  * Bundles `source` in a fresh Node process (bin/built.mjs is an ES module, which jest's CommonJS cannot import) with
  * the start build's package rule, and reports what went where.
@@ -35,11 +41,34 @@ async function bundle(source: string): Promise<Built> {
       external: [...new Set(imports.filter((i) => i.external && !builtIn(i.path)).map((i) => i.path))].sort(),
       leftOutRequires: leftOutRequires(result.metafile),
     }));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
-  return JSON.parse(stdout) as Built;
+  return (await printedJson(script)) as Built;
 }
 
 describe('the build npm start and the admin CLI run from', () => {
+  it("holds the dashboard's files, built from the sources it lists among its inputs, so a start need not build them", async () => {
+    // web/build is an entry of the build and runs nothing when imported, so "running" it only makes the build current.
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import { join } from 'node:path';
+      import { pathToFileURL } from 'node:url';
+      import { runBuilt } from './bin/built.mjs';
+      await runBuilt('web/build');
+      const dir = globalThis[Symbol.for('fxrates.builtDir')];
+      const site = await import(pathToFileURL(join(dir, 'web', 'build.js')).href);
+      const kept = Object.fromEntries(Object.keys(site.DASHBOARD_FILES_CONTENT_TYPES)
+        .map((name) => [name, readFileSync(join(dir, site.START_BUILD_SITE_DIR, name), 'utf8')]));
+      const inputs = Object.keys(JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8')).inputs);
+      console.log(JSON.stringify({
+        same: JSON.stringify(kept) === JSON.stringify(site.buildDashboardFiles()),
+        inputs: inputs.filter((file) => file.startsWith('web/')),
+      }));`;
+    const result = (await printedJson(script)) as { same: boolean; inputs: string[] };
+    expect(result.same).toBe(true);
+    expect(result.inputs).toEqual(
+      expect.arrayContaining(['web/src/main.ts', 'web/src/views/keys.ts', 'web/app.css', 'web/index.html']),
+    );
+  }, 60_000);
+
   it('bundles the AWS SDK and leaves dynalite, cognito-local and esbuild to node_modules', async () => {
     const built = await bundle(
       [
