@@ -3,14 +3,13 @@
  * Content-Security-Policy, and a config.json that points the page at the local Cognito emulator instead of
  * Cognito.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildDashboardFiles,
   contentTypeOf,
-  DASHBOARD_FILES_CONTENT_TYPES,
   type DashboardFile,
   dashboardCsp,
+  readDashboardFiles,
   START_BUILD_SITE_DIR,
 } from '../web/build';
 import type { PageConfig } from '../web/src/config';
@@ -36,11 +35,7 @@ function headersFor(path: string, csp: string): Record<string, string> {
  */
 function siteFiles(): Record<DashboardFile, string> {
   const built = builtDir();
-  if (!built) return buildDashboardFiles();
-  const read = (name: DashboardFile) => readFileSync(join(built, START_BUILD_SITE_DIR, name), 'utf8');
-  return Object.fromEntries(
-    Object.keys(DASHBOARD_FILES_CONTENT_TYPES).map((name) => [name, read(name as DashboardFile)]),
-  ) as Record<DashboardFile, string>;
+  return built ? readDashboardFiles(join(built, START_BUILD_SITE_DIR)) : buildDashboardFiles();
 }
 
 /** The page's built files by path, `/` serving index.html. */

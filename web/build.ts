@@ -101,17 +101,16 @@ export function buildDashboardSite(): { files: Record<DashboardFile, string>; in
   try {
     const script = bundle('src/main.ts', 'ts');
     const style = bundle('app.css', 'css');
-    const read = ['index.html', 'favicon.svg'];
-    const [html = '', icon = ''] = read.map((name) => readFileSync(join(WEB_DIR, name), 'utf8'));
+    const copy = (name: DashboardFile) => readFileSync(join(WEB_DIR, name), 'utf8');
+    const copied = ['index.html', 'favicon.svg'].map((name) => relative(REPOSITORY, join(WEB_DIR, name)));
     return {
-      files: { 'index.html': html, 'app.js': script.text, 'app.css': style.text, 'favicon.svg': icon },
-      inputs: [
-        ...new Set([
-          ...script.inputs,
-          ...style.inputs,
-          ...read.map((name) => relative(REPOSITORY, join(WEB_DIR, name))),
-        ]),
-      ].sort(),
+      files: {
+        'index.html': copy('index.html'),
+        'app.js': script.text,
+        'app.css': style.text,
+        'favicon.svg': copy('favicon.svg'),
+      },
+      inputs: [...new Set([...script.inputs, ...style.inputs, ...copied])].sort(),
     };
   } finally {
     void stopEsbuild();
@@ -121,6 +120,15 @@ export function buildDashboardSite(): { files: Record<DashboardFile, string>; in
 /** The site's files (buildDashboardSite). */
 export function buildDashboardFiles(): Record<DashboardFile, string> {
   return buildDashboardSite().files;
+}
+
+/** The site's files as `writeDashboardFiles` left them under `dir`. */
+export function readDashboardFiles(dir: string): Record<DashboardFile, string> {
+  const names = Object.keys(DASHBOARD_FILES_CONTENT_TYPES) as DashboardFile[];
+  return Object.fromEntries(names.map((name) => [name, readFileSync(join(dir, name), 'utf8')])) as Record<
+    DashboardFile,
+    string
+  >;
 }
 
 /** Writes the site under `outDir`; returns the paths written. */

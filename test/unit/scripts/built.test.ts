@@ -55,8 +55,7 @@ describe('the build npm start and the admin CLI run from', () => {
       await runBuilt('web/build');
       const dir = globalThis[Symbol.for('fxrates.builtDir')];
       const site = await import(pathToFileURL(join(dir, 'web', 'build.js')).href);
-      const kept = Object.fromEntries(Object.keys(site.DASHBOARD_FILES_CONTENT_TYPES)
-        .map((name) => [name, readFileSync(join(dir, site.START_BUILD_SITE_DIR, name), 'utf8')]));
+      const kept = site.readDashboardFiles(join(dir, site.START_BUILD_SITE_DIR));
       const inputs = Object.keys(JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8')).inputs);
       console.log(JSON.stringify({
         same: JSON.stringify(kept) === JSON.stringify(site.buildDashboardFiles()),
