@@ -18,6 +18,11 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+// A build makes the dashboard page with esbuild's synchronous API (web/build.ts). By default that runs esbuild in a
+// worker thread with a service process that outlives the build (stopping it leaves the process unreaped); with this,
+// each page build is one esbuild process, started and reaped within the call. Set before esbuild is first loaded.
+process.env.ESBUILD_WORKER_THREADS ??= '0';
+
 const ROOT = join(import.meta.dirname, '..');
 const CACHE = join(ROOT, '.cache', 'start');
 /** Names the build in use: builds are written to a directory of their own, then named here by a rename. */

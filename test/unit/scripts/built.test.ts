@@ -68,6 +68,33 @@ describe('the build npm start and the admin CLI run from', () => {
     );
   }, 60_000);
 
+  it('builds the dashboard page without leaving an esbuild process unreaped, whichever command builds', async () => {
+    // The command's launcher loads bin/built.mjs and nothing else first; a page build then ends its esbuild process
+    // within the call. Through esbuild's worker thread, the stopped process would stay a zombie until Node exits.
+    const script = `
+      import { readdirSync, readFileSync } from 'node:fs';
+      import { join } from 'node:path';
+      import { pathToFileURL } from 'node:url';
+      import { runBuilt } from './bin/built.mjs';
+      await runBuilt('web/build');
+      const dir = globalThis[Symbol.for('fxrates.builtDir')];
+      const site = await import(pathToFileURL(join(dir, 'web', 'build.js')).href);
+      const files = Object.keys(site.buildDashboardSite().files).length;
+      const children = () => readdirSync('/proc').filter((entry) => /^\\d+$/.test(entry)).flatMap((pid) => {
+        try {
+          const stat = readFileSync(join('/proc', pid, 'stat'), 'utf8');
+          const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return Number(parent) === process.pid ? [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) + ' ' + state] : [];
+        } catch {
+          return [];
+        }
+      });
+      // A build of the server's modules just now (a changed source) ends its own esbuild process asynchronously.
+      for (let waited = 0; waited < 3000 && children().length > 0; waited += 100) await new Promise((r) => setTimeout(r, 100));
+      console.log(JSON.stringify({ files, children: children() }));`;
+    expect(await printedJson(script)).toEqual({ files: 4, children: [] });
+  }, 60_000);
+
   it('bundles the AWS SDK and leaves dynalite, cognito-local and esbuild to node_modules', async () => {
     const built = await bundle(
       [
