@@ -84,13 +84,16 @@ describe('the build npm start and the admin CLI run from', () => {
         try {
           const stat = readFileSync(join('/proc', pid, 'stat'), 'utf8');
           const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          return Number(parent) === process.pid ? [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) + ' ' + state] : [];
+          const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+          return Number(parent) === process.pid ? [name + ' ' + state] : [];
         } catch {
           return [];
         }
       });
       // A build of the server's modules just now (a changed source) ends its own esbuild process asynchronously.
-      for (let waited = 0; waited < 3000 && children().length > 0; waited += 100) await new Promise((r) => setTimeout(r, 100));
+      for (let waited = 0; waited < 3000 && children().length > 0; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       console.log(JSON.stringify({ files, children: children() }));`;
     expect(await printedJson(script)).toEqual({ files: 4, children: [] });
   }, 60_000);
