@@ -132,6 +132,7 @@ const pairedExcess = (samples: number[], floor: number[]): number =>
   median(samples.map((ms, i) => ms - (floor[i] ?? Number.NaN)));
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const signedMs = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)} ms`;
 
 export default async function bundles(): Promise<void> {
   // Outside the repository, so a bundle cannot quietly resolve a package from node_modules at require time.
@@ -201,7 +202,7 @@ export default async function bundles(): Promise<void> {
           `${ms.toFixed(1)} ms`.padStart(15),
           (ms / floorMs).toFixed(2).padStart(8),
           ratio.toFixed(2).padStart(8),
-          `+${pairedExcess(samples, floorTimes).toFixed(1)} ms`.padStart(12),
+          signedMs(pairedExcess(samples, floorTimes)).padStart(12),
           (initOk ? 'ok' : 'OVER').padStart(12),
           `${aim.toFixed(2)} ${ratio <= aim ? 'ok' : 'OVER'}`.padStart(11),
           pairedRatio(cpuTimes.get(b.name) ?? [], floorCpu)
