@@ -44,17 +44,24 @@ async function bundle(source: string): Promise<Built> {
   return (await printedJson(script)) as Built;
 }
 
+/**
+ * Script lines that make the start build current and import its `web/build` module as `site` (from the build in
+ * `dir`); they need `join` and `pathToFileURL` imported. web/build is an entry of the build and runs nothing when
+ * imported, so "running" it only makes the build current.
+ */
+const BUILT_SITE = `
+      import { runBuilt } from './bin/built.mjs';
+      await runBuilt('web/build');
+      const dir = globalThis[Symbol.for('fxrates.builtDir')];
+      const site = await import(pathToFileURL(join(dir, 'web', 'build.js')).href);`;
+
 describe('the build npm start and the admin CLI run from', () => {
   it("holds the dashboard's files, built from the sources it lists among its inputs, so a start need not build them", async () => {
-    // web/build is an entry of the build and runs nothing when imported, so "running" it only makes the build current.
     const script = `
       import { readFileSync } from 'node:fs';
       import { join } from 'node:path';
       import { pathToFileURL } from 'node:url';
-      import { runBuilt } from './bin/built.mjs';
-      await runBuilt('web/build');
-      const dir = globalThis[Symbol.for('fxrates.builtDir')];
-      const site = await import(pathToFileURL(join(dir, 'web', 'build.js')).href);
+      ${BUILT_SITE}
       const kept = site.readDashboardFiles(join(dir, site.START_BUILD_SITE_DIR));
       const inputs = Object.keys(JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8')).inputs);
       console.log(JSON.stringify({
@@ -75,10 +82,7 @@ describe('the build npm start and the admin CLI run from', () => {
       import { readdirSync, readFileSync } from 'node:fs';
       import { join } from 'node:path';
       import { pathToFileURL } from 'node:url';
-      import { runBuilt } from './bin/built.mjs';
-      await runBuilt('web/build');
-      const dir = globalThis[Symbol.for('fxrates.builtDir')];
-      const site = await import(pathToFileURL(join(dir, 'web', 'build.js')).href);
+      ${BUILT_SITE}
       const files = Object.keys(site.buildDashboardSite().files).length;
       const children = () => readdirSync('/proc').filter((entry) => /^\\d+$/.test(entry)).flatMap((pid) => {
         try {
