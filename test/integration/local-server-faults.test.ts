@@ -350,6 +350,55 @@ describe('npm start under faults', () => {
     expect(existsSync(join(main, ENDPOINT_FILE))).toBe(false);
   }, 20_000);
 
+  /** Resolves once the server of `run` holds its lock (its signal handlers are set by then), or it ended. */
+  async function lockTaken(run: ServerRun, dataDir: string): Promise<void> {
+    while (!existsSync(join(dataDir, LOCK_FILE)) && run.child.exitCode === null) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** What npm sets for the script it runs: `npm start` forwards each signal it gets to the server. */
+  const UNDER_NPM_START = { npm_lifecycle_event: 'start' } as const;
+
+  it("takes npm's copy of a Ctrl-C during start-up for the same keypress though it is handled 1 s later", async () => {
+    // A first start: its bundled load keeps the thread busy for seconds, which can hold either handler back.
+    const dataDir = newDataDir();
+    const run = serve(dataDir, UNDER_NPM_START);
+    await lockTaken(run, dataDir);
+    run.child.kill('SIGINT');
+    await pause(1_000);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    expect(run.stdout().match(/SIGINT: stopping once start-up ends/g)).toHaveLength(1);
+    expect(run.stdout()).toContain('SIGINT: stopping\n');
+    expect(run.stderr()).not.toContain('did not stop cleanly');
+    expect(run.stderr()).not.toMatch(/^\s+at /m);
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
+    expect(existsSync(join(dataDir, ENDPOINT_FILE))).toBe(false);
+  }, 60_000);
+
+  it.each([
+    ['without npm, at the second signal', {}, 2],
+    ['under npm start, at a second keypress (the third signal)', UNDER_NPM_START, 3],
+  ])(
+    'stops at once on a second Ctrl-C during start-up: %s',
+    async (_case, env, signals) => {
+      const dataDir = newDataDir();
+      const run = serve(dataDir, env);
+      await lockTaken(run, dataDir);
+      for (let sent = 1; sent < signals; sent++) {
+        run.child.kill('SIGINT');
+        await pause(200);
+      }
+      expect(run.child.exitCode).toBeNull();
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(1);
+      expect(run.stdout()).toContain('SIGINT: stopping once start-up ends');
+      expect(run.stdout()).not.toContain('fxrates is listening on');
+    },
+    60_000,
+  );
+
   it('refuses a port in use before reading any data: no store, no demo keys', async () => {
     const other = await helperServer();
     const dataDir = newDataDir();
