@@ -336,12 +336,16 @@ describe('npm start under faults', () => {
     }
   }, 20_000);
 
-  it('stops cleanly on SIGTERM during start-up, once start-up ends, and leaves no lock', async () => {
-    const run = serve(main);
-    // The lock exists once bin/serve.ts runs its own code, signal handlers included.
-    while (!existsSync(join(main, LOCK_FILE)) && run.child.exitCode === null) {
+  /** Resolves once the server of `run` holds its lock (bin/serve.ts set its signal handlers before), or it ended. */
+  async function lockTaken(run: ServerRun, dataDir: string): Promise<void> {
+    while (!existsSync(join(dataDir, LOCK_FILE)) && run.child.exitCode === null) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+  }
+
+  it('stops cleanly on SIGTERM during start-up, once start-up ends, and leaves no lock', async () => {
+    const run = serve(main);
+    await lockTaken(run, main);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(run.stdout()).toContain('SIGTERM: stopping once start-up ends');
@@ -350,12 +354,6 @@ describe('npm start under faults', () => {
     expect(existsSync(join(main, ENDPOINT_FILE))).toBe(false);
   }, 20_000);
 
-  /** Resolves once the server of `run` holds its lock (its signal handlers are set by then), or it ended. */
-  async function lockTaken(run: ServerRun, dataDir: string): Promise<void> {
-    while (!existsSync(join(dataDir, LOCK_FILE)) && run.child.exitCode === null) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   /** What npm sets for the script it runs: `npm start` forwards each signal it gets to the server. */
   const UNDER_NPM_START = { npm_lifecycle_event: 'start' } as const;
