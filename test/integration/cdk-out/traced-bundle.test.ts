@@ -18,6 +18,7 @@ import { DYNAMODB_ENDPOINT_ENV } from '../../../lambdas/core/store/clients';
 import { ACCOUNTS_TABLE } from '../../../lambdas/core/store/tables';
 import { XRAY_SDK_PACKAGE } from '../../../lambdas/core/store/xray';
 import { TRACING_ENV } from '../../../lambdas/core/tracing';
+import { PROJECT_ROOT } from '../../../lib/bundling';
 import { FxratesFunction } from '../../../lib/fxrates-function';
 import { describeRequest } from '../../../local-server/gateway-events';
 import { LambdaSandbox } from '../../../local-server/lambda-sandbox';
@@ -170,7 +171,7 @@ describe('a function deployed with tracing on', () => {
     xray.documents.filter((d) => d.type === 'subsegment' && d.name === 'DynamoDB' && d.namespace === 'aws');
 
   it('ships the X-Ray SDK beside the bundle, at the locked version, and not inside it', () => {
-    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+    const lock = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, { version?: string }>;
     };
     const installed = JSON.parse(
