@@ -24,6 +24,7 @@ import { type EmbeddedStore, openEmbeddedStore } from '../../local-server/embedd
 import { allDurable, requestsUnderWay } from '../../local-server/group-commit';
 import { sendStoreCalls } from '../../local-server/store-calls';
 import { levelOfDynalite } from '../support/dynalite-level';
+import { until } from '../support/until';
 
 interface BatchingLevel {
   prototype: {
@@ -247,22 +248,15 @@ it('refuses writes after a failure while a request begun before it is under way,
   socket.write(
     'POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 100\r\n\r\n{',
   );
-  await until(() => requestsUnderWay() === idle + 1);
+  await until('the held request', () => requestsUnderWay() === idle + 1, 5_000);
   faults.failNext(1);
   expect(outcomes(await Promise.allSettled([add(client, 'counter')]))).toEqual([FAILED]);
   expect(outcomes(await Promise.allSettled([add(client, 'counter')]))).toEqual([FAILED]);
   expect(await counterOf(client)).toBe(before);
   socket.destroy();
-  await until(() => requestsUnderWay() === idle);
+  await until('no request under way', () => requestsUnderWay() === idle, 5_000);
   expect((await add(client, 'counter')).Attributes?.n).toBe(before + 1);
 });
-
-async function until(done: () => boolean): Promise<void> {
-  for (let waited = 0; !done(); waited += 10) {
-    if (waited > 5_000) throw new Error('waited 5 s in vain');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 it('counts an admission once when the SDK retries the write whose batch failed', async () => {
   const document = createDocumentClient(store.endpoint);

@@ -30,6 +30,7 @@ import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { ENDPOINT_FILE, localTableNames } from '../../local-server/local-store';
 import { LOCK_FILE, readLock } from '../../local-server/running-servers';
+import { until } from '../support/until';
 
 interface Outcome {
   /** The API's base URL, once the banner says the server listens. */
@@ -337,11 +338,8 @@ describe('npm start under faults', () => {
   }, 20_000);
 
   /** Resolves once the server of `run` holds its lock (bin/serve.ts set its signal handlers before), or it ended. */
-  async function lockTaken(run: ServerRun, dataDir: string): Promise<void> {
-    while (!existsSync(join(dataDir, LOCK_FILE)) && run.child.exitCode === null) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
+  const lockTaken = (run: ServerRun, dataDir: string) =>
+    until('the lock', () => existsSync(join(dataDir, LOCK_FILE)) || run.child.exitCode !== null, 20_000);
 
   it('stops cleanly on SIGTERM during start-up, once start-up ends, and leaves no lock', async () => {
     const run = serve(main);

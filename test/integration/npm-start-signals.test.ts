@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../lib/bundling';
 import { ENDPOINT_FILE } from '../../local-server/local-store';
 import { isProcessAlive, LOCK_FILE, readLock } from '../../local-server/running-servers';
+import { until } from '../support/until';
 
 interface NpmRun {
   npm: ChildProcess;
@@ -54,14 +55,6 @@ function npmStart(dataDir = newDataDir()): NpmRun {
   });
   const exited = new Promise<void>((resolve) => npm.on('exit', () => resolve()));
   return { npm, dataDir, stdout: () => out, stderr: () => err, exited };
-}
-
-async function until(what: string, done: () => boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The server's process id, from the lock it holds on its data directory. */

@@ -24,6 +24,7 @@ import { describeRequest } from '../../../local-server/gateway-events';
 import { LambdaSandbox } from '../../../local-server/lambda-sandbox';
 import { logicalIdOf, propsOf } from '../../infra/synth';
 import { backends, freshTables, type TestTables } from '../../support/backends';
+import { until } from '../../support/until';
 
 type Json = Record<string, unknown>;
 
@@ -69,11 +70,6 @@ async function daemon(): Promise<{ socket: Socket; port: number; documents: Json
   });
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
   return { socket, port: socket.address().port, documents };
-}
-
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** A REQUEST authorizer event for GET /v1/rates/latest, shaped as the local gateway shapes API Gateway's. */
@@ -188,7 +184,11 @@ describe('a function deployed with tracing on', () => {
     xray.documents.length = 0;
     // The key's lookup reads; the admission writes through the metering client, whose stack is resolved once.
     const { result, logs } = await invokeFrom(synthesized.codeDir, () =>
-      until(() => new Set(dynamoSubsegments().map((d) => (d.aws as Json).operation)).size >= 2, 5_000),
+      until(
+        'subsegments of two operations',
+        () => new Set(dynamoSubsegments().map((d) => (d.aws as Json).operation)).size >= 2,
+        5_000,
+      ),
     );
     expect((result.policyDocument as { Statement: { Effect: string }[] }).Statement[0]?.Effect).toBe('Allow');
     const calls = dynamoSubsegments();
