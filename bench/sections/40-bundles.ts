@@ -8,6 +8,8 @@
  * The aim, printed beside the budget, is tighter: 1.15 × for the authorizer and the public endpoints, which
  * answer API clients, and 1.2 × for the rest.
  * `BUNDLES=latest,authorizer npm run bench -- bundles` measures only those functions (and the references), for iterating.
+ * `BENCH_NODE=<a node binary>` loads the bundles with that Node instead of the one running the bench: Lambda's runtime
+ * is Node 22 (BUNDLE_OPTIONS.target), and a different major parses, compiles and maps sources at other costs.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import {
+  BUNDLE_OPTIONS,
   esbuildOptions,
   FUNCTION_NAMES,
   type FunctionName,
@@ -80,6 +83,19 @@ function contributors(output: Metafile['outputs'][string]): [string, number][] {
   return [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 3);
 }
 
+/** The Node that loads the bundles: BENCH_NODE when set (it must run), else the one running the bench. */
+function benchNode(binary = process.env.BENCH_NODE): { path: string; version: string } {
+  const path = binary || process.execPath;
+  try {
+    return { path, version: execFileSync(path, ['--version']).toString().trim() };
+  } catch (cause) {
+    throw new Error(`BENCH_NODE does not run: ${path}`, { cause });
+  }
+}
+
+/** The target's Node major (`node22`), which lib/fxrates-function.ts pins as the Lambda runtime. */
+const LAMBDA_NODE_MAJOR = Number(/^node(\d+)$/.exec(BUNDLE_OPTIONS.target)?.[1]);
+
 /** The functions to measure: all, or those named in BUNDLES (comma-separated); an unknown name is an error. */
 function selectedFunctions(list = process.env.BUNDLES): readonly FunctionName[] {
   if (!list) return FUNCTION_NAMES;
@@ -94,12 +110,12 @@ function selectedFunctions(list = process.env.BUNDLES): readonly FunctionName[] 
  * milliseconds of the whole process over the same span (all its threads), which other processes on a shared
  * machine disturb far less than the wall time.
  */
-function requireMs(file: string, env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
+function requireMs(node: string, file: string, env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
   const script =
     `const t=process.hrtime.bigint(),c=process.cpuUsage();require(${JSON.stringify(file)});` +
     'const d=process.cpuUsage(c);' +
     "process.stdout.write(Number(process.hrtime.bigint()-t)/1e6+' '+(d.user+d.system)/1e3)";
-  const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], { env, cwd: tmpdir() });
+  const out = execFileSync(node, ['--enable-source-maps', '-e', script], { env, cwd: tmpdir() });
   const [wall, cpu] = out.toString().split(' ').map(Number);
   return { wall: wall ?? Number.NaN, cpu: cpu ?? Number.NaN };
 }
@@ -139,6 +155,7 @@ export default async function bundles(): Promise<void> {
   const outDir = mkdtempSync(join(tmpdir(), 'fxrates-bundles-'));
   try {
     const selected = selectedFunctions();
+    const node = benchNode();
     const built = await Promise.all([FLOOR, CLIENT, ...selected].map((name) => bundle(name, outDir)));
     // What the module scope of a handler may read at load time on Lambda; no network is touched.
     const env: NodeJS.ProcessEnv = {
@@ -158,7 +175,7 @@ export default async function bundles(): Promise<void> {
     const cpuTimes = new Map<string, number[]>(built.map((b) => [b.name, []]));
     for (let run = 0; run < RUNS; run++) {
       for (const b of built) {
-        const { wall, cpu } = requireMs(b.file, env);
+        const { wall, cpu } = requireMs(node.path, b.file, env);
         times.get(b.name)?.push(wall);
         cpuTimes.get(b.name)?.push(cpu);
       }
@@ -167,8 +184,13 @@ export default async function bundles(): Promise<void> {
     const floorTimes = times.get(FLOOR) ?? [];
     const floorCpu = cpuTimes.get(FLOOR) ?? [];
     const floorMs = median(floorTimes);
+    const major = Number(/^v(\d+)/.exec(node.version)?.[1]);
+    const runtimeNote =
+      major === LAMBDA_NODE_MAJOR
+        ? `Lambda's major`
+        : `Lambda runs Node ${LAMBDA_NODE_MAJOR}; BENCH_NODE=<a Node ${LAMBDA_NODE_MAJOR} binary> measures on it`;
     console.log(
-      `${RUNS} fresh processes per bundle (node --enable-source-maps); floor = DynamoDBDocumentClient only: ` +
+      `${RUNS} fresh processes per bundle (node ${node.version} --enable-source-maps, ${runtimeNote}); floor = DynamoDBDocumentClient only: ` +
         `${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
     );
     const client = built.find((b) => b.name === CLIENT);
