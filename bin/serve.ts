@@ -1,11 +1,12 @@
 /**
  * `npm start`: the whole service on this machine. Environment: PORT (3000; empty means 3000, 0 any free port),
  * HOST (127.0.0.1), FXRATES_DATA_DIR (.data), FXRATES_OFFLINE=true to skip the live sources, ECB_BASE_URL /
- * CURRENCY_API_BASE_URL to point them elsewhere, UPGRADE_CONTACT (where the dashboard's plans page sends customers),
- * POWERTOOLS_LOG_LEVEL (WARN).
+ * CURRENCY_API_BASE_URL to point them elsewhere, SOURCES, CROSS_CHECK_TOLERANCE and CROSS_CHECK_EXEMPT as the ingest
+ * function reads them, UPGRADE_CONTACT (where the dashboard's plans page sends customers), POWERTOOLS_LOG_LEVEL (WARN).
  *
  * A start-up that fails (the data directory in use by another server, a damaged or unreadable store, the port in
- * use, a bad PORT or HOST) prints what is wrong and what to do, in one or two lines on stderr, and exits with 1.
+ * use, a bad PORT, HOST or ingestion setting) prints what is wrong and what to do, in one or two lines on stderr,
+ * and exits with 1.
  * SIGINT and SIGTERM stop it cleanly, also while it starts (once start-up ends).
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -61,9 +62,10 @@ process.on('SIGTERM', () => stop('SIGTERM'));
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const { parseHost, parsePort } = await import('../local-server/serve-env');
+  const { parseHost, parsePort, readIngestSettings } = await import('../local-server/serve-env');
   const port = parsePort(process.env.PORT);
   const host = parseHost(process.env.HOST);
+  const ingestSettings = readIngestSettings();
   const { startLocalService } = await import('../local-server/service');
   const { loadRatesForLocal } = await import('../local-server/load-rates');
   const { loadWarning, ratesSummary } = await import('../local-server/rates-summary');
@@ -88,6 +90,7 @@ async function main(): Promise<void> {
         client,
         tableName,
         live,
+        ...ingestSettings,
         log: {
           info: () => undefined,
           warn: (message, details) => {

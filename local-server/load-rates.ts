@@ -2,11 +2,16 @@
  * Rates for the local server (`npm start`): the bundled history always (skipped when already loaded), then the
  * live sources when asked and reachable within a short overall budget, so an offline start stays quick.
  */
+import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type Clock, formatTimestamp, systemClock } from '../lambdas/core/domain/dates';
 import { SOURCE_IDS, type SourceId } from '../lambdas/core/domain/rates';
-import { statusOfDelivery } from '../lambdas/core/domain/source-status';
+import {
+  DEFAULT_CROSS_CHECK_EXEMPT,
+  DEFAULT_CROSS_CHECK_TOLERANCE,
+  statusOfDelivery,
+} from '../lambdas/core/domain/source-status';
 import { fetchersFor, type SourceUrls, sourceUrlsFromEnv } from '../lambdas/core/ingest/fetchers';
 import {
   acceptedDays,
@@ -44,7 +49,14 @@ export interface LocalLoadOptions {
   dataDir?: string;
   /** Live source URLs; from the environment (ECB_BASE_URL, ...) by default. */
   urls?: SourceUrls;
+  /**
+   * The configured sources, highest precedence first, as the ingest function reads SOURCES: only their bundled days
+   * are loaded and only they are fetched, merged in this order. Every source, in the default order, when absent.
+   */
   sources?: readonly SourceId[];
+  /** The cross-check's tolerance and exempt currencies, as the ingest function takes them; its defaults when absent. */
+  crossCheckTolerance?: number;
+  crossCheckExempt?: readonly string[];
   clock?: Clock;
 }
 
@@ -75,9 +87,9 @@ function sourceCoverage(days: readonly { date: string }[]): SourceCoverage | und
 }
 
 /** Which days each source's bundled data has: the history the local server can answer without the network. */
-export function coverageOf(bundled: BundledDays): BundledCoverage {
+export function coverageOf(bundled: BundledDays, sources: readonly SourceId[] = SOURCE_IDS): BundledCoverage {
   const coverage: BundledCoverage = {};
-  for (const id of SOURCE_IDS) {
+  for (const id of sources) {
     const key = SOURCE_MODULES[id].bundled.key;
     const span = sourceCoverage(bundled[key]);
     if (span) coverage[key] = span;
@@ -105,13 +117,37 @@ async function recordBundledStatusFromCoverage(
   }
 }
 
+/**
+ * The settings are part of what was loaded: a start with other sources, another order or another cross-check loads
+ * the bundled days again under them, as a deployment's backfill would after the same change. The defaults add
+ * nothing, so a store loaded before the settings were read is not loaded again for them.
+ */
+function settingsMark(
+  sources: readonly SourceId[],
+  options: Pick<LocalLoadOptions, 'crossCheckTolerance' | 'crossCheckExempt'>,
+): string {
+  const settings = JSON.stringify([
+    sources,
+    options.crossCheckTolerance ?? DEFAULT_CROSS_CHECK_TOLERANCE,
+    options.crossCheckExempt ?? DEFAULT_CROSS_CHECK_EXEMPT,
+  ]);
+  const defaults = JSON.stringify([SOURCE_IDS, DEFAULT_CROSS_CHECK_TOLERANCE, DEFAULT_CROSS_CHECK_EXEMPT]);
+  return settings === defaults ? '' : `:${createHash('sha256').update(settings).digest('hex').slice(0, 16)}`;
+}
+
 export async function loadRatesForLocal(options: LocalLoadOptions): Promise<LocalLoadResult> {
   const started = Date.now();
   const log = options.log ?? silentLog;
   const clock = options.clock ?? systemClock;
   const store = new RatesStore(options.client, options.tableName);
   const files = bundledFiles(options.dataDir);
-  const fingerprint = bundledFingerprint(files);
+  const sources = options.sources ?? SOURCE_IDS;
+  const merge = {
+    order: sources,
+    ...(options.crossCheckTolerance === undefined ? {} : { crossCheckTolerance: options.crossCheckTolerance }),
+    ...(options.crossCheckExempt === undefined ? {} : { crossCheckExempt: options.crossCheckExempt }),
+  };
+  const fingerprint = bundledFingerprint(files) + settingsMark(sources, options);
   const result: LocalLoadResult = {
     used: 'bundled',
     bundled: { loaded: false, daysWritten: 0, rejections: 0 },
@@ -131,15 +167,15 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
     }
   } else {
     const bundled = readBundledDays(files);
-    const coverage = coverageOf(bundled);
+    const coverage = coverageOf(bundled, sources);
     const daysOf = (id: SourceId) => bundled[SOURCE_MODULES[id].bundled.key];
     const reports = Object.fromEntries(
-      SOURCE_IDS.map((id) => [id, { status: 'ok' as const, days: daysOf(id).length, warnings: [] }]),
+      sources.map((id) => [id, { status: 'ok' as const, days: daysOf(id).length, warnings: [] }]),
     );
-    const ingested = await ingestDays(store, { days: SOURCE_IDS.flatMap(daysOf), reports, clock, log });
+    const ingested = await ingestDays(store, { days: sources.flatMap(daysOf), reports, clock, log, ...merge });
     // Said as it is: these rates came from the repository's files, not from a fetch by this server. A status a live
     // fetch recorded before is kept.
-    for (const source of SOURCE_IDS) {
+    for (const source of sources) {
       const status = statusOfDelivery(acceptedDays(daysOf(source), ingested.rejections), 'bundled', null);
       const crossCheck = ingested.crossChecks[source];
       if (status)
@@ -161,13 +197,13 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
     // Every source's fetches listen to this one deadline at once, more than the 10 over which Node prints a leak
     // warning; each listener is removed when its fetch ends (sources/http.ts).
     setMaxListeners(0, deadline);
-    const fetchers = fetchersFor(options.sources ?? SOURCE_IDS, {
+    const fetchers = fetchersFor(sources, {
       urls: options.urls ?? sourceUrlsFromEnv(),
       timeoutMs,
       mode: 'scheduled',
       signal: deadline,
     });
-    const live = await runIngestion({ store, fetchers, clock, log });
+    const live = await runIngestion({ store, fetchers, clock, log, ...merge });
     result.live = { status: live.status, daysWritten: live.daysWritten, sources: live.sources };
     result.itemsWritten += live.itemsWritten;
     if (live.status !== 'failed') result.used = 'live';

@@ -1,5 +1,8 @@
 /** `npm start`'s settings from its environment, checked before anything starts. */
 import { isIP } from 'node:net';
+import { parseSourceList, SOURCE_IDS, SOURCES_ENV, type SourceId } from '../lambdas/core/domain/rates';
+import { optionalEnv } from '../lambdas/core/env';
+import { crossCheckExemptFromEnv, crossCheckToleranceFromEnv, INGEST_ENV } from '../lambdas/core/ingest/fetchers';
 import { StartupError } from './startup-errors';
 
 export const DEFAULT_PORT = 3000;
@@ -40,4 +43,43 @@ export function parseHost(value: string | undefined): string {
     throw new StartupError(`HOST must be an IP address or a host name of this machine, not '${shown(value)}'.`);
   }
   return host;
+}
+
+export interface IngestSettings {
+  sources: SourceId[];
+  crossCheckTolerance: number;
+  crossCheckExempt: string[];
+}
+
+/** A setting read by the ingest function's own reader; a value it refuses stops the start, worded as PORT's is. */
+function ingestSetting<T>(name: string, read: () => T, rule: string): T {
+  try {
+    return read();
+  } catch {
+    throw new StartupError(`${name} must be ${rule}, not '${shown(process.env[name] ?? '')}'.`);
+  }
+}
+
+/**
+ * SOURCES, CROSS_CHECK_TOLERANCE and CROSS_CHECK_EXEMPT, read as the ingest function reads them (the same defaults,
+ * the same rules), so a start loads, fetches, merges and cross-checks what a deployment with those settings would.
+ */
+export function readIngestSettings(): IngestSettings {
+  return {
+    sources: ingestSetting(
+      SOURCES_ENV,
+      () => parseSourceList(optionalEnv(SOURCES_ENV, SOURCE_IDS.join(','))),
+      `some of ${SOURCE_IDS.join(', ')}, separated by commas`,
+    ),
+    crossCheckTolerance: ingestSetting(
+      INGEST_ENV.crossCheckTolerance,
+      crossCheckToleranceFromEnv,
+      'a fraction above 0 and at most 1',
+    ),
+    crossCheckExempt: ingestSetting(
+      INGEST_ENV.crossCheckExempt,
+      crossCheckExemptFromEnv,
+      'ISO currency codes separated by commas, or none',
+    ),
+  };
 }

@@ -26,6 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnNpmStart } from '../../bench/support/servers-under-load';
+import { SOURCE_IDS } from '../../lambdas/core/domain/rates';
 import { AccountsStore } from '../../lambdas/core/store/accounts-store';
 import { createDocumentClient } from '../../lambdas/core/store/clients';
 import { ENDPOINT_FILE, localTableNames } from '../../local-server/local-store';
@@ -446,6 +447,8 @@ describe('npm start under faults', () => {
     [{ PORT: 'abc' }, "PORT must be a port number from 0 to 65535, not 'abc'."],
     [{ PORT: '70000' }, "PORT must be a port number from 0 to 65535, not '70000'."],
     [{ HOST: 'not a host' }, "HOST must be an IP address or a host name of this machine, not 'not a host'."],
+    [{ SOURCES: 'ecb,ecbb' }, `SOURCES must be some of ${SOURCE_IDS.join(', ')}, separated by commas, not 'ecb,ecbb'.`],
+    [{ CROSS_CHECK_TOLERANCE: '5%' }, "CROSS_CHECK_TOLERANCE must be a fraction above 0 and at most 1, not '5%'."],
   ])(
     'refuses %j with a message and exit status 1, creating nothing',
     async (env, expected) => {

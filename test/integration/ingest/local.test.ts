@@ -1,8 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../../lambdas/core/domain/dates';
+import { SOURCE_IDS } from '../../../lambdas/core/domain/rates';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { SERIES_META_KEY, SOURCES_KEY, seriesKey } from '../../../lambdas/core/store/tables';
 import { loadRatesForLocal } from '../../../local-server/load-rates';
@@ -175,6 +176,78 @@ describe.each(backends())('loadRatesForLocal on $name', (backend) => {
     copyFileSync(join(DATA_DIR, 'currency-api', added), join(dir, 'currency-api', added));
     expect((await load({ dataDir: dir })).bundled.loaded).toBe(true);
     expect(await store.getSourceStatuses()).toEqual(live);
+  });
+
+  it('loads and fetches only the configured sources, as the ingest function does with the same SOURCES', async () => {
+    const store = new RatesStore(tables.client, tables.ratesTable);
+    const result = await load({ dataDir: dataDir(`ecb-only-${backend.name}`), sources: ['ecb'] });
+    expect(result.bundled).toMatchObject({ loaded: true, daysWritten: ecbRows.length });
+    expect(Object.keys(result.bundled.coverage ?? {})).toEqual(['ecb']);
+    expect(Object.keys(await store.getSourceStatuses())).toEqual(['ecb']);
+    const newestEcb = ecbRows
+      .map((row) => row.date)
+      .sort()
+      .at(-1);
+    expect(result.latest?.date).toBe(newestEcb);
+    const live = await load({
+      dataDir: dataDir(`ecb-only-live-${backend.name}`),
+      sources: ['ecb'],
+      live: true,
+      urls: upstream.urls,
+    });
+    expect(Object.keys(live.live?.sources ?? {})).toEqual(['ecb']);
+    expect(upstream.requests).toContain(upstream.ecbPath('eurofxref-daily.xml'));
+    // ECB's own files only: no currency-api day, no central bank.
+    expect(upstream.requests.filter((path) => !path.startsWith('/ecb/'))).toEqual([]);
+  });
+
+  it('loads the bundled days again when the sources or the cross-check settings change, not when they stay', async () => {
+    const dir = dataDir(`settings-${backend.name}`);
+    expect((await load({ dataDir: dir })).bundled.loaded).toBe(true);
+    // The defaults spelled out are the defaults: a store loaded before the settings were read stays loaded.
+    const defaults = { sources: SOURCE_IDS, crossCheckTolerance: 0.05, crossCheckExempt: ['CUP', 'LBP'] };
+    expect((await load({ dataDir: dir, ...defaults })).bundled.loaded).toBe(false);
+    expect((await load({ dataDir: dir, sources: ['ecb'] })).bundled.loaded).toBe(true);
+    expect((await load({ dataDir: dir, sources: ['ecb'] })).bundled.loaded).toBe(false);
+    expect((await load({ dataDir: dir, sources: ['currency-api', 'ecb'] })).bundled.loaded).toBe(true);
+    expect(
+      (await load({ dataDir: dir, sources: ['currency-api', 'ecb'], crossCheckTolerance: 0.2 })).bundled.loaded,
+    ).toBe(true);
+    expect(
+      (await load({ dataDir: dir, sources: ['currency-api', 'ecb'], crossCheckTolerance: 0.2 })).bundled.loaded,
+    ).toBe(false);
+    expect(
+      (await load({ dataDir: dir, sources: ['currency-api', 'ecb'], crossCheckTolerance: 0.2, crossCheckExempt: [] }))
+        .bundled.loaded,
+    ).toBe(true);
+  });
+
+  it("cross-checks a central bank's bundled quotes with the tolerance and exempt currencies it is given", async () => {
+    const dir = dataDir(`cross-check-${backend.name}`);
+    cpSync(join(DATA_DIR, 'central-banks', 'nbp'), join(dir, 'central-banks', 'nbp'), { recursive: true });
+    const store = new RatesStore(tables.client, tables.ratesTable);
+    const nbpCheck = async (options: Partial<Parameters<typeof loadRatesForLocal>[0]>) => {
+      await load({ dataDir: dir, sources: ['ecb', 'nbp'], ...options });
+      return (await store.getSourceStatuses()).nbp?.crossCheck;
+    };
+    const loose = await nbpCheck({ crossCheckTolerance: 1 });
+    expect(loose).toMatchObject({ tolerance: 1, overTolerance: 0 });
+    expect(loose?.compared).toBeGreaterThan(10);
+    const strict = await nbpCheck({ crossCheckTolerance: 0.000001, crossCheckExempt: [] });
+    expect(strict).toMatchObject({ tolerance: 0.000001, compared: loose?.compared });
+    expect(strict?.overTolerance).toBeGreaterThan(0);
+    expect(strict?.exempt).toBeUndefined();
+    // The status keeps no exempt count (only the deployment's metric does); the log says which quotes are exempt.
+    const worst = strict?.worst?.code ?? '';
+    const warned: { message: string; exempt?: unknown; code?: unknown }[] = [];
+    const log = {
+      info: () => undefined,
+      warn: (message: string, details?: object) => warned.push({ message, ...details }),
+    };
+    await nbpCheck({ crossCheckTolerance: 0.000001, crossCheckExempt: [worst], log });
+    const over = warned.filter((w) => w.message.startsWith('cross-check over tolerance'));
+    expect(over).toHaveLength(strict?.overTolerance ?? -1);
+    expect(over.filter((w) => w.exempt === true).map((w) => w.code)).toEqual([worst]);
   });
 
   it('records the bundled status on a restart over a store loaded before the status existed', async () => {

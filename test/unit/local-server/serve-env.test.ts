@@ -1,4 +1,5 @@
-import { DEFAULT_HOST, DEFAULT_PORT, parseHost, parsePort } from '../../../local-server/serve-env';
+import { SOURCE_IDS } from '../../../lambdas/core/domain/rates';
+import { DEFAULT_HOST, DEFAULT_PORT, parseHost, parsePort, readIngestSettings } from '../../../local-server/serve-env';
 import { StartupError } from '../../../local-server/startup-errors';
 
 describe('PORT', () => {
@@ -52,4 +53,63 @@ describe('HOST', () => {
       expect(() => parseHost(value)).toThrow('HOST must be an IP address or a host name of this machine, not ');
     },
   );
+});
+
+describe('SOURCES, CROSS_CHECK_TOLERANCE and CROSS_CHECK_EXEMPT', () => {
+  const NAMES = ['SOURCES', 'CROSS_CHECK_TOLERANCE', 'CROSS_CHECK_EXEMPT'] as const;
+  const saved = Object.fromEntries(NAMES.map((name) => [name, process.env[name]]));
+  const withEnv = (values: Partial<Record<(typeof NAMES)[number], string>>) => {
+    for (const name of NAMES) {
+      const value = values[name];
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  afterEach(() => {
+    for (const name of NAMES) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
+  it("takes the ingest function's defaults when unset or empty: every source, 5 %, CUP and LBP", () => {
+    for (const value of [undefined, '']) {
+      withEnv({ SOURCES: value, CROSS_CHECK_TOLERANCE: value, CROSS_CHECK_EXEMPT: value });
+      expect(readIngestSettings()).toEqual({
+        sources: [...SOURCE_IDS],
+        crossCheckTolerance: 0.05,
+        crossCheckExempt: ['CUP', 'LBP'],
+      });
+    }
+  });
+
+  it('keeps the order SOURCES gives, which ranks the central banks, and reads the cross-check settings', () => {
+    withEnv({ SOURCES: 'cnb, nbp,ecb,cnb', CROSS_CHECK_TOLERANCE: '0.08', CROSS_CHECK_EXEMPT: 'none' });
+    expect(readIngestSettings()).toEqual({
+      sources: ['cnb', 'nbp', 'ecb'],
+      crossCheckTolerance: 0.08,
+      crossCheckExempt: [],
+    });
+    withEnv({ CROSS_CHECK_EXEMPT: 'VND,CUP' });
+    expect(readIngestSettings().crossCheckExempt).toEqual(['VND', 'CUP']);
+  });
+
+  it.each([
+    [
+      { SOURCES: 'ecb,bogus' },
+      `SOURCES must be some of ${SOURCE_IDS.join(', ')}, separated by commas, not 'ecb,bogus'.`,
+    ],
+    [{ SOURCES: ' , ' }, 'SOURCES must be some of'],
+    [{ CROSS_CHECK_TOLERANCE: '5' }, "CROSS_CHECK_TOLERANCE must be a fraction above 0 and at most 1, not '5'."],
+    [{ CROSS_CHECK_TOLERANCE: '0' }, "not '0'."],
+    [{ CROSS_CHECK_TOLERANCE: 'x\n' }, "CROSS_CHECK_TOLERANCE must be a fraction above 0 and at most 1, not 'x\\n'."],
+    [
+      { CROSS_CHECK_EXEMPT: 'cup' },
+      "CROSS_CHECK_EXEMPT must be ISO currency codes separated by commas, or none, not 'cup'.",
+    ],
+  ])('refuses %j as the ingest function would, saying what the setting takes', (values, message) => {
+    withEnv(values);
+    expect(() => readIngestSettings()).toThrow(StartupError);
+    expect(() => readIngestSettings()).toThrow(message);
+  });
 });
