@@ -14,6 +14,7 @@ import { RatesStore } from '../lambdas/core/store/rates-store';
 import { RATES_TABLE } from '../lambdas/core/store/tables';
 import { bundledFiles, readBundledSource } from '../local-server/bundled-data';
 import { localDataDir, localTableNames, openLocalTable } from '../local-server/local-store';
+import { type IngestSettings, readIngestSettings } from '../local-server/serve-env';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -29,10 +30,10 @@ Options
   --from YYYY-MM-DD   first day to load (default: the ECB's whole history, since 1999-01-04; for currency-api,
                       the ${DEFAULT_CURRENCY_API_DAYS} days up to --to)
   --to YYYY-MM-DD     last day to load (default: today, UTC)
-  --source NAME       only this source: ecb (the ECB's reference rates, about 30 currencies, history since 1999),
+  --source NAME       only this source of SOURCES: ecb (the ECB's reference rates, about 30 currencies, history since 1999),
                       one of the central banks (${CENTRAL_BANK_IDS.join(', ')}: without --from, their
                       last 366 days; CBR asks one request per day) or currency-api (150+ currencies, one file per
-                      day); default: every source
+                      day); default: every source of SOURCES
   --offline           read the bundled files in data/ instead of the network (the ECB history up to its last
                       day, the central banks' recorded answers, and the currency-api days shipped with the project)
   --series            load nothing: rebuild the time series items (one per currency and year) from the stored
@@ -51,6 +52,11 @@ Sources (environment)
   CURRENCY_API_BASE_URL       the currency-api CDN base; the day's file is <base>/@fawazahmed0/currency-api@<date>/...
   CURRENCY_API_FALLBACK_URL   a template for the mirror tried when the CDN fails; {date} is replaced by the day
                               (YYYY-MM-DD) or by 'latest'
+  CENTRAL_BANK_ORIGIN         one origin every central bank is asked at instead of its own
+  SOURCES                     the sources, comma-separated, highest precedence first, as the deployment's
+                              \`sources\` setting: only they are loaded, merged in this order (default: every source)
+  CROSS_CHECK_TOLERANCE       the cross-check's tolerance, as the deployment's setting (default 0.05)
+  CROSS_CHECK_EXEMPT          currencies the cross-check's alarm does not count, or none (default CUP,LBP)
 
 Exit status: 0 when every source loaded, 1 when one failed (its error is in the summary), 2 on a usage error.`;
 const FETCH_TIMEOUT_MS = 30_000;
@@ -64,7 +70,8 @@ interface BackfillArgs {
   series?: boolean;
 }
 
-export function parseBackfillArgs(argv: readonly string[]): BackfillArgs {
+/** `configured`: the sources SOURCES names, of which `--source` picks one. */
+export function parseBackfillArgs(argv: readonly string[], configured: readonly SourceId[] = SOURCE_IDS): BackfillArgs {
   let values: { from?: string; to?: string; source?: string; offline?: boolean; series?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -98,15 +105,24 @@ export function parseBackfillArgs(argv: readonly string[]): BackfillArgs {
   if (values.from && values.to && values.from > values.to) {
     throw new UsageError(`--from ${values.from} is after --to ${values.to}`);
   }
-  if (values.source !== undefined && !(SOURCE_IDS as readonly string[]).includes(values.source)) {
-    throw new UsageError(`--source must be one of ${SOURCE_IDS.join(', ')}, got '${values.source}'`);
+  if (values.source !== undefined && !(configured as readonly string[]).includes(values.source)) {
+    throw new UsageError(`--source must be one of ${configured.join(', ')}, got '${values.source}'`);
   }
   return {
     ...(values.from ? { from: values.from } : {}),
     ...(values.to ? { to: values.to } : {}),
-    sources: values.source ? [values.source as SourceId] : [...SOURCE_IDS],
+    sources: values.source ? [values.source as SourceId] : [...configured],
     offline: values.offline === true,
   };
+}
+
+/** SOURCES and the cross-check settings, as `npm start` and the ingest function read them; a bad one is a usage error. */
+function ingestSettings(): IngestSettings {
+  try {
+    return readIngestSettings();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 interface Target {
@@ -145,7 +161,13 @@ const consoleLog: IngestLog = {
   warn: (message, details) => console.warn(`${message}: ${JSON.stringify(details)}`),
 };
 
-async function backfill(args: BackfillArgs, store: RatesStore): Promise<IngestResult> {
+async function backfill(args: BackfillArgs, store: RatesStore, settings: IngestSettings): Promise<IngestResult> {
+  // As the ingest function merges: in the configured order, with the configured cross-check.
+  const merge = {
+    order: settings.sources,
+    crossCheckTolerance: settings.crossCheckTolerance,
+    crossCheckExempt: settings.crossCheckExempt,
+  };
   const today = formatDay(Date.now());
   // As the ingest function does: a new table is marked (the time series answer from its first day), and series
   // missing from a table an earlier version wrote are rebuilt before days are added.
@@ -162,11 +184,11 @@ async function backfill(args: BackfillArgs, store: RatesStore): Promise<IngestRe
         { status: 'ok' as const, days: days.filter((d) => d.source === id).length, warnings: [] },
       ]),
     );
-    return ingestDays(store, { days, reports, log: consoleLog });
+    return ingestDays(store, { days, reports, log: consoleLog, ...merge });
   }
   const plan = { urls: sourceUrlsFromEnv(), timeoutMs: FETCH_TIMEOUT_MS, mode: 'history' as const };
   const fetchers = args.sources.map((id) => SOURCE_MODULES[id].backfill(plan, { ...range, today }));
-  return runIngestion({ store, fetchers, log: consoleLog });
+  return runIngestion({ store, fetchers, log: consoleLog, ...merge });
 }
 
 export function summaryLine(args: BackfillArgs, result: IngestResult, target: string, seconds: number): string {
@@ -185,8 +207,10 @@ export function summaryLine(args: BackfillArgs, result: IngestResult, target: st
 
 async function main(): Promise<number> {
   let args: BackfillArgs;
+  let settings: IngestSettings;
   try {
-    args = parseBackfillArgs(process.argv.slice(2));
+    settings = ingestSettings();
+    args = parseBackfillArgs(process.argv.slice(2), settings.sources);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     if (!error.message) {
@@ -210,7 +234,7 @@ async function main(): Promise<number> {
       );
       return 0;
     }
-    const result = await backfill(args, new RatesStore(target.client, target.tableName));
+    const result = await backfill(args, new RatesStore(target.client, target.tableName), settings);
     console.log(summaryLine(args, result, target.description, (Date.now() - started) / 1000));
     return result.status === 'ok' ? 0 : 1;
   } finally {

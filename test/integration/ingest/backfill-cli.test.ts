@@ -65,6 +65,26 @@ describe('npm run backfill', () => {
     });
   });
 
+  it('refuses a SOURCES the ingest function would refuse, and a --source that SOURCES does not name', async () => {
+    const dataDir = join(work, 'bad-sources');
+    const [bad, outside] = await Promise.all([
+      backfill([], { FXRATES_DATA_DIR: dataDir, SOURCES: 'ecb,fed' }),
+      backfill(['--source', 'nbp'], { FXRATES_DATA_DIR: dataDir, SOURCES: 'ecb,cnb' }),
+    ]);
+    expect([bad.code, outside.code]).toEqual([2, 2]);
+    expect(bad.stderr).toMatch(/^backfill: SOURCES must be some of ecb, nbp, .*, not 'ecb,fed'\.$/m);
+    expect(outside.stderr).toMatch(/^backfill: --source must be one of ecb, cnb, got 'nbp'$/m);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('loads only the sources SOURCES names, as the ingest function of a deployment with that setting', async () => {
+    const env = { FXRATES_DATA_DIR: join(work, 'sources-ecb'), SOURCES: 'ecb' };
+    const run = await backfill(['--offline', '--from', '2026-03-01'], env);
+    expect(run.code).toBe(0);
+    const expectedDays = table.rows.filter((r) => r.date >= '2026-03-01').length;
+    expect(run.stdout).toMatch(new RegExp(`^backfill offline: ecb ${expectedDays} days; ${expectedDays} days written`));
+  });
+
   it('explains every option and source variable on --help, on stdout, with status 0 and nothing written', async () => {
     const dataDir = join(work, 'help-only');
     const run = await backfill(['--help'], { FXRATES_DATA_DIR: dataDir });
@@ -85,6 +105,9 @@ describe('npm run backfill', () => {
     expect(run.stdout).toMatch(/CURRENCY_API_FALLBACK_URL +a template .*\{date\}/s);
     expect(run.stdout).toMatch(/ECB_BASE_URL/);
     expect(run.stdout).toMatch(/CURRENCY_API_BASE_URL/);
+    for (const name of ['CENTRAL_BANK_ORIGIN', 'SOURCES', 'CROSS_CHECK_TOLERANCE', 'CROSS_CHECK_EXEMPT']) {
+      expect(run.stdout).toContain(`\n  ${name} `);
+    }
     expect(existsSync(dataDir)).toBe(false);
   });
 
