@@ -35,15 +35,19 @@ export function ratesSummary(result: LocalLoadResult, live: LiveMode, today: str
     .filter((d): d is string => !!d)
     .sort()
     .at(-1);
-  const endsOn = bundledEnd ? `, which ends on ${bundledEnd},` : '';
+  // Newer than every bundled day: an earlier start stored them (a live fetch, or sources since taken out of SOURCES).
+  const storedBefore = result.latest !== undefined && bundledEnd !== undefined && result.latest.date > bundledEnd;
+  const served = storedBefore
+    ? `the rates an earlier start stored, newer than the bundled data (which ends on ${bundledEnd}), are what is served`
+    : `the bundled data${bundledEnd ? `, which ends on ${bundledEnd},` : ''} is what is served`;
   const why =
     live === 'skipped'
-      ? `the live sources were skipped (FXRATES_OFFLINE), so the bundled data${endsOn} is what is served`
+      ? `the live sources were skipped (FXRATES_OFFLINE), so ${served}`
       : result.used === 'live'
         ? result.live?.status === 'partial'
           ? 'fetched from the live sources just now (one of them failed; see above)'
           : 'fetched from the live sources just now'
-        : `the live sources could not be reached, so the bundled data${endsOn} is what is served`;
+        : `the live sources could not be reached, so ${served}`;
   if (result.latest) {
     lines.push(
       `latest rates from ${result.latest.date} (${age(result.latest.date, today)}, ${result.latest.currencies} currencies): ${why}.`,

@@ -25,6 +25,26 @@ describe('ratesSummary', () => {
     );
   });
 
+  it('says that rates newer than the bundled data were stored by an earlier start, not taken from the bundle', () => {
+    // An offline restart after a live fetch, or after SOURCES dropped the source whose days were the newest.
+    const [offline] = ratesSummary(
+      result({ bundled: { ...result().bundled, coverage: { ecb: coverage.ecb } } }),
+      'skipped',
+      '2026-11-23',
+    );
+    expect(offline).toBe(
+      'latest rates from 2026-09-29 (55 days old, 158 currencies): the live sources were skipped (FXRATES_OFFLINE), so the rates an earlier start stored, newer than the bundled data (which ends on 2026-04-13), are what is served.',
+    );
+    const [unreachable] = ratesSummary(
+      result({ latest: { date: '2026-11-20', publishedAt: '2026-11-20T00:00:00Z', currencies: 158 } }),
+      'tried',
+      '2026-11-23',
+    );
+    expect(unreachable).toMatch(
+      /could not be reached, so the rates an earlier start stored, newer than the bundled data \(which ends on 2026-09-29\), are what is served\.$/,
+    );
+  });
+
   it('says the live sources could not be reached when they were tried and failed', () => {
     const [first] = ratesSummary(result(), 'tried', '2026-09-30');
     expect(first).toMatch(/\(1 day old, 158 currencies\): the live sources could not be reached, so the bundled data/);
