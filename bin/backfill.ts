@@ -30,10 +30,10 @@ Options
   --from YYYY-MM-DD   first day to load (default: the ECB's whole history, since 1999-01-04; for currency-api,
                       the ${DEFAULT_CURRENCY_API_DAYS} days up to --to)
   --to YYYY-MM-DD     last day to load (default: today, UTC)
-  --source NAME       only this source of SOURCES: ecb (the ECB's reference rates, about 30 currencies, history since 1999),
-                      one of the central banks (${CENTRAL_BANK_IDS.join(', ')}: without --from, their
-                      last 366 days; CBR asks one request per day) or currency-api (150+ currencies, one file per
-                      day); default: every source of SOURCES
+  --source NAME       only this source, one of SOURCES: ecb (the ECB's reference rates, about 30 currencies,
+                      history since 1999), one of the central banks (${CENTRAL_BANK_IDS.join(', ')}:
+                      without --from, their last 366 days; CBR asks one request per day) or currency-api (150+
+                      currencies, one file per day); default: every source of SOURCES
   --offline           read the bundled files in data/ instead of the network (the ECB history up to its last
                       day, the central banks' recorded answers, and the currency-api days shipped with the project)
   --series            load nothing: rebuild the time series items (one per currency and year) from the stored
@@ -68,10 +68,15 @@ interface BackfillArgs {
   offline: boolean;
   /** Rebuild the time series items only. */
   series?: boolean;
+  /** SOURCES and the cross-check settings, for a load (not read for --series or --help). */
+  settings?: IngestSettings;
 }
 
-/** `configured`: the sources SOURCES names, of which `--source` picks one. */
-export function parseBackfillArgs(argv: readonly string[], configured: readonly SourceId[] = SOURCE_IDS): BackfillArgs {
+/** `readSettings` gives SOURCES and the cross-check settings; `--source` picks one of those sources. */
+export function parseBackfillArgs(
+  argv: readonly string[],
+  readSettings: () => IngestSettings = ingestSettings,
+): BackfillArgs {
   let values: { from?: string; to?: string; source?: string; offline?: boolean; series?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -105,6 +110,8 @@ export function parseBackfillArgs(argv: readonly string[], configured: readonly 
   if (values.from && values.to && values.from > values.to) {
     throw new UsageError(`--from ${values.from} is after --to ${values.to}`);
   }
+  const settings = readSettings();
+  const configured = settings.sources;
   if (values.source !== undefined && !(configured as readonly string[]).includes(values.source)) {
     throw new UsageError(`--source must be one of ${configured.join(', ')}, got '${values.source}'`);
   }
@@ -113,6 +120,7 @@ export function parseBackfillArgs(argv: readonly string[], configured: readonly 
     ...(values.to ? { to: values.to } : {}),
     sources: values.source ? [values.source as SourceId] : [...configured],
     offline: values.offline === true,
+    settings,
   };
 }
 
@@ -161,7 +169,8 @@ const consoleLog: IngestLog = {
   warn: (message, details) => console.warn(`${message}: ${JSON.stringify(details)}`),
 };
 
-async function backfill(args: BackfillArgs, store: RatesStore, settings: IngestSettings): Promise<IngestResult> {
+async function backfill(args: BackfillArgs, store: RatesStore): Promise<IngestResult> {
+  const settings = args.settings ?? ingestSettings();
   // As the ingest function merges: in the configured order, with the configured cross-check.
   const merge = {
     order: settings.sources,
@@ -207,10 +216,8 @@ export function summaryLine(args: BackfillArgs, result: IngestResult, target: st
 
 async function main(): Promise<number> {
   let args: BackfillArgs;
-  let settings: IngestSettings;
   try {
-    settings = ingestSettings();
-    args = parseBackfillArgs(process.argv.slice(2), settings.sources);
+    args = parseBackfillArgs(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     if (!error.message) {
@@ -234,7 +241,7 @@ async function main(): Promise<number> {
       );
       return 0;
     }
-    const result = await backfill(args, new RatesStore(target.client, target.tableName), settings);
+    const result = await backfill(args, new RatesStore(target.client, target.tableName));
     console.log(summaryLine(args, result, target.description, (Date.now() - started) / 1000));
     return result.status === 'ok' ? 0 : 1;
   } finally {

@@ -65,13 +65,15 @@ describe('npm run backfill', () => {
     });
   });
 
-  it('refuses a SOURCES the ingest function would refuse, and a --source that SOURCES does not name', async () => {
+  it('refuses a SOURCES the ingest function would refuse, and a --source that SOURCES does not name, but helps', async () => {
     const dataDir = join(work, 'bad-sources');
-    const [bad, outside] = await Promise.all([
+    const [bad, outside, help] = await Promise.all([
       backfill([], { FXRATES_DATA_DIR: dataDir, SOURCES: 'ecb,fed' }),
       backfill(['--source', 'nbp'], { FXRATES_DATA_DIR: dataDir, SOURCES: 'ecb,cnb' }),
+      backfill(['--help'], { FXRATES_DATA_DIR: dataDir, SOURCES: 'ecb,fed' }),
     ]);
-    expect([bad.code, outside.code]).toEqual([2, 2]);
+    expect([bad.code, outside.code, help.code]).toEqual([2, 2, 0]);
+    expect(help.stdout).toMatch(/^usage: npm run backfill/);
     expect(bad.stderr).toMatch(/^backfill: SOURCES must be some of ecb, nbp, .*, not 'ecb,fed'\.$/m);
     expect(outside.stderr).toMatch(/^backfill: --source must be one of ecb, cnb, got 'nbp'$/m);
     expect(existsSync(dataDir)).toBe(false);
