@@ -1,4 +1,7 @@
-/** `npm start`'s settings from its environment, checked before anything starts. */
+/**
+ * `npm start`'s settings from its environment, checked before anything starts. The ingestion settings are the
+ * backfill's too (bin/backfill.ts).
+ */
 import { isIP } from 'node:net';
 import { parseSourceList, SOURCE_IDS, SOURCES_ENV, type SourceId } from '../lambdas/core/domain/rates';
 import { optionalEnv } from '../lambdas/core/env';
