@@ -4,7 +4,7 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -82,10 +82,28 @@ export function withScratchApp<T>(
   }
 }
 
+/** Where the tests' `npx` is: test/support/npx-bin/npx says why. */
+const TEST_NPX_DIR = join(__dirname, '..', 'support', 'npx-bin');
+
+/** Runs a synthesis with the tests' `npx` first on the PATH, which is as it was afterwards. */
+function withTestNpx<T>(run: () => T): T {
+  const path = process.env.PATH;
+  process.env.PATH = `${TEST_NPX_DIR}${delimiter}${path ?? ''}`;
+  try {
+    return run();
+  } finally {
+    if (path === undefined) delete process.env.PATH;
+    else process.env.PATH = path;
+  }
+}
+
 export function synthesize(context: Record<string, unknown> = {}, options: SynthOptions = {}): Synthesized {
   const { app, outdir, dispose } = scratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...context }, options);
-  const fx = buildApp(app);
-  const assembly = app.synth();
+  // CDK bundles each function's asset as the construct is made, in buildApp, not in synth().
+  const { fx, assembly } = withTestNpx(() => {
+    const built = buildApp(app);
+    return { fx: built, assembly: app.synth() };
+  });
   return {
     app,
     fx,
