@@ -61,22 +61,21 @@ Sources (environment)
 Exit status: 0 when every source loaded, 1 when one failed (its error is in the summary), 2 on a usage error.`;
 const FETCH_TIMEOUT_MS = 30_000;
 
-interface BackfillArgs {
+interface LoadArgs {
+  series?: false;
   from?: string;
   to?: string;
   sources: SourceId[];
   offline: boolean;
-  /** Rebuild the time series items only. */
-  series?: boolean;
-  /** SOURCES and the cross-check settings, for a load (not read for --series or --help). */
-  settings?: IngestSettings;
+  /** SOURCES and the cross-check settings; --series and --help do not read them. */
+  settings: IngestSettings;
 }
 
-/** `readSettings` gives SOURCES and the cross-check settings; `--source` picks one of those sources. */
-export function parseBackfillArgs(
-  argv: readonly string[],
-  readSettings: () => IngestSettings = ingestSettings,
-): BackfillArgs {
+/** A load, or `--series`: rebuild the time series items only. */
+type BackfillArgs = LoadArgs | { series: true };
+
+/** `--source` picks one of the sources SOURCES names. */
+export function parseBackfillArgs(argv: readonly string[]): BackfillArgs {
   let values: { from?: string; to?: string; source?: string; offline?: boolean; series?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
@@ -99,7 +98,7 @@ export function parseBackfillArgs(
   if (values.series) {
     const other = (['from', 'to', 'source', 'offline'] as const).find((name) => values[name] !== undefined);
     if (other) throw new UsageError(`--series takes no other option, got --${other}`);
-    return { sources: [], offline: false, series: true };
+    return { series: true };
   }
   for (const name of ['from', 'to'] as const) {
     const value = values[name];
@@ -110,7 +109,7 @@ export function parseBackfillArgs(
   if (values.from && values.to && values.from > values.to) {
     throw new UsageError(`--from ${values.from} is after --to ${values.to}`);
   }
-  const settings = readSettings();
+  const settings = ingestSettings();
   const configured = settings.sources;
   if (values.source !== undefined && !(configured as readonly string[]).includes(values.source)) {
     throw new UsageError(`--source must be one of ${configured.join(', ')}, got '${values.source}'`);
@@ -169,8 +168,8 @@ const consoleLog: IngestLog = {
   warn: (message, details) => console.warn(`${message}: ${JSON.stringify(details)}`),
 };
 
-async function backfill(args: BackfillArgs, store: RatesStore): Promise<IngestResult> {
-  const settings = args.settings ?? ingestSettings();
+async function backfill(args: LoadArgs, store: RatesStore): Promise<IngestResult> {
+  const { settings } = args;
   // As the ingest function merges: in the configured order, with the configured cross-check.
   const merge = {
     order: settings.sources,
@@ -200,7 +199,7 @@ async function backfill(args: BackfillArgs, store: RatesStore): Promise<IngestRe
   return runIngestion({ store, fetchers, log: consoleLog, ...merge });
 }
 
-export function summaryLine(args: BackfillArgs, result: IngestResult, target: string, seconds: number): string {
+export function summaryLine(args: LoadArgs, result: IngestResult, target: string, seconds: number): string {
   const delivered = Object.entries(result.sources)
     .map(([id, report]) => (report.status === 'ok' ? `${id} ${report.days} days` : `${id} FAILED (${report.error})`))
     .join(', ');

@@ -117,20 +117,20 @@ async function recordBundledStatusFromCoverage(
   }
 }
 
+/** How days are merged and cross-checked, the ingest function's defaults filled in. */
+interface MergeSettings {
+  order: readonly SourceId[];
+  crossCheckTolerance: number;
+  crossCheckExempt: readonly string[];
+}
+
 /**
  * The settings are part of what was loaded: a start with other sources, another order or another cross-check loads
  * the bundled days again under them, as a deployment's backfill would after the same change. The defaults add
  * nothing, so a store loaded before the settings were read is not loaded again for them.
  */
-function settingsMark(
-  sources: readonly SourceId[],
-  options: Pick<LocalLoadOptions, 'crossCheckTolerance' | 'crossCheckExempt'>,
-): string {
-  const settings = JSON.stringify([
-    sources,
-    options.crossCheckTolerance ?? DEFAULT_CROSS_CHECK_TOLERANCE,
-    options.crossCheckExempt ?? DEFAULT_CROSS_CHECK_EXEMPT,
-  ]);
+function settingsMark(merge: MergeSettings): string {
+  const settings = JSON.stringify([merge.order, merge.crossCheckTolerance, merge.crossCheckExempt]);
   const defaults = JSON.stringify([SOURCE_IDS, DEFAULT_CROSS_CHECK_TOLERANCE, DEFAULT_CROSS_CHECK_EXEMPT]);
   return settings === defaults ? '' : `:${createHash('sha256').update(settings).digest('hex').slice(0, 16)}`;
 }
@@ -142,12 +142,12 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
   const store = new RatesStore(options.client, options.tableName);
   const files = bundledFiles(options.dataDir);
   const sources = options.sources ?? SOURCE_IDS;
-  const merge = {
+  const merge: MergeSettings = {
     order: sources,
-    ...(options.crossCheckTolerance === undefined ? {} : { crossCheckTolerance: options.crossCheckTolerance }),
-    ...(options.crossCheckExempt === undefined ? {} : { crossCheckExempt: options.crossCheckExempt }),
+    crossCheckTolerance: options.crossCheckTolerance ?? DEFAULT_CROSS_CHECK_TOLERANCE,
+    crossCheckExempt: options.crossCheckExempt ?? DEFAULT_CROSS_CHECK_EXEMPT,
   };
-  const fingerprint = bundledFingerprint(files) + settingsMark(sources, options);
+  const fingerprint = bundledFingerprint(files) + settingsMark(merge);
   const result: LocalLoadResult = {
     used: 'bundled',
     bundled: { loaded: false, daysWritten: 0, rejections: 0 },

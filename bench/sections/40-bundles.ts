@@ -190,8 +190,8 @@ export default async function bundles(): Promise<void> {
         ? `Lambda's major`
         : `Lambda runs Node ${LAMBDA_NODE_MAJOR}; BENCH_NODE=<a Node ${LAMBDA_NODE_MAJOR} binary> measures on it`;
     console.log(
-      `${RUNS} fresh processes per bundle (node ${node.version} --enable-source-maps, ${runtimeNote}); floor = DynamoDBDocumentClient only: ` +
-        `${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
+      `${RUNS} fresh processes per bundle (node ${node.version} --enable-source-maps, ${runtimeNote}); ` +
+        `floor = DynamoDBDocumentClient only: ${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
     );
     const client = built.find((b) => b.name === CLIENT);
     const clientTimes = times.get(CLIENT) ?? [];
