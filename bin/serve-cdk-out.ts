@@ -57,7 +57,19 @@ async function main(): Promise<void> {
   const fns = server.functions.functions;
   const ratesTable = [...fns.routes.values()].map((fn) => fn.environment[RATES_TABLE.envVar]).find(Boolean);
   const accountsTable = fns.authorizer.environment[ACCOUNTS_TABLE.envVar];
-  if (ratesTable) await loadRatesForLocal({ client: server.functions.client, tableName: ratesTable, live: false });
+  const { sources, crossCheckTolerance, crossCheckExempt } = server.functions.ingestSettings;
+  if (ratesTable) {
+    // The sources, order and cross-check of the template's ingestion, so the tables hold what its runs would write
+    // and GET /v1/sources (which reads the template's SOURCES too) describes the data served.
+    await loadRatesForLocal({
+      client: server.functions.client,
+      tableName: ratesTable,
+      live: false,
+      sources,
+      crossCheckTolerance,
+      crossCheckExempt,
+    });
+  }
   const keys = accountsTable
     ? await ensureDemoAccounts(
         new AccountsStore(server.functions.client, accountsTable, {
@@ -69,6 +81,7 @@ async function main(): Promise<void> {
     : {};
   console.log(`fxrates from ${assemblyDir} on ${server.url}`);
   console.log(`  DynamoDB: ${external ? `DynamoDB Local at ${external}` : 'embedded dynalite (in memory)'}`);
+  console.log(`  sources: ${sources.join(', ')} (the bundled days the template's ingestion would take)`);
   for (const [plan, key] of Object.entries(keys)) console.log(`  ${plan} key: ${key}`);
 }
 

@@ -1,11 +1,14 @@
 /**
  * What a synthesized cloud assembly (`cdk.out`) deploys: each public route's function (through the alias `live`),
- * the REQUEST authorizer, and the data stack's tables.
+ * the REQUEST authorizer, the data stack's tables, and the settings its ingestion runs with.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SOURCES_ENV } from '../lambdas/core/domain/rates';
 import { ROUTES, type RouteId } from '../lambdas/core/http/routes';
+import { INGEST_ENV } from '../lambdas/core/ingest/fetchers';
 import { STACK_IDS } from '../lib/app';
+import { type IngestSettings, readIngestSettings } from './serve-env';
 
 /** A cloud assembly that cannot be served as it is: the message names the stack, resource or function at fault. */
 export class CdkOutError extends Error {
@@ -115,6 +118,11 @@ export interface CdkOutApi {
   routes: ReadonlyMap<RouteId, TemplateFunction>;
   authorizer: { function: TemplateFunction; identityHeader: string };
   tables: readonly TemplateTable[];
+  /**
+   * What the function that the service stack's schedule invokes ingests and how it merges and cross-checks, read from
+   * its environment as it reads them; the ingest function's defaults when no rule invokes a function.
+   */
+  ingestSettings: IngestSettings;
 }
 
 export interface StackIds {
@@ -277,7 +285,43 @@ export function describeCdkOutApi(assembly: CloudAssemblyFiles, ids: StackIds = 
       identityHeader: authorizer.identityHeader,
     },
     tables,
+    ingestSettings: ingestSettingsOf(service),
   };
+}
+
+/** The variables of the ingestion's settings, by the names its function reads. */
+const INGEST_SETTING_NAMES = [SOURCES_ENV, INGEST_ENV.crossCheckTolerance, INGEST_ENV.crossCheckExempt] as const;
+
+function ingestSettingsOf(service: AssemblyStack): IngestSettings {
+  const resources = resourcesOf(service);
+  const invoked = new Set<string>();
+  for (const resource of Object.values(resources)) {
+    if (resource.Type !== 'AWS::Events::Rule') continue;
+    for (const id of referencedIds(resource.Properties?.Targets)) {
+      if (resources[id]?.Type === 'AWS::Lambda::Function') invoked.add(id);
+    }
+  }
+  if (invoked.size > 1) {
+    throw new CdkOutError(`stack ${service.id}: its rules invoke ${invoked.size} Lambda functions, not one ingestion`);
+  }
+  const [id] = invoked;
+  if (id === undefined) return readIngestSettings({});
+  const label = `function ${id} (ingestion)`;
+  const variables = ((resources[id]?.Properties?.Environment as Json | undefined)?.Variables ?? {}) as Json;
+  const env: Record<string, string> = {};
+  for (const name of INGEST_SETTING_NAMES) {
+    const value = variables[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') {
+      throw new CdkOutError(`${label}: ${name} is ${JSON.stringify(value)}, not a value known before deployment`);
+    }
+    env[name] = value;
+  }
+  try {
+    return readIngestSettings(env);
+  } catch (error) {
+    throw new CdkOutError(`${label}: ${(error as Error).message}`);
+  }
 }
 
 /** The RestApi of the service stack whose methods are the registry's routes, each named `<METHOD> <path>`. */

@@ -28,6 +28,7 @@ import {
 import { enableTimeToLive } from './create-tables';
 import { type AuthorizerHandler, FunctionError, type ProxyHandler } from './gateway';
 import { LambdaInvokeError, LambdaSandbox, type SandboxFunction, type SandboxOptions } from './lambda-sandbox';
+import type { IngestSettings } from './serve-env';
 
 /** Where the template's values are resolved: the local account and region, and the tables made for its tables. */
 interface ResolveContext {
@@ -215,6 +216,8 @@ export interface CdkOutHandlers {
   /** The table made for each table of the data stack, by its logical id. */
   tableNames: ReadonlyMap<string, string>;
   functions: { routes: ReadonlyMap<RouteId, CdkOutFunctionInfo>; authorizer: CdkOutFunctionInfo };
+  /** The sources and cross-check the template's ingestion runs with, for loading the tables as it would. */
+  ingestSettings: IngestSettings;
   close(): Promise<void>;
 }
 
@@ -316,6 +319,7 @@ export async function startCdkOutHandlers(options: CdkOutHandlersOptions): Promi
       routes: new Map([...routeSandboxes].map(([route, sandbox]) => [route, functionInfo(sandbox)])),
       authorizer: functionInfo(authorizerSandbox),
     },
+    ingestSettings: api.ingestSettings,
     close,
   };
 }

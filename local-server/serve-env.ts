@@ -4,7 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { parseSourceList, SOURCE_IDS, SOURCES_ENV, type SourceId } from '../lambdas/core/domain/rates';
-import { optionalEnv } from '../lambdas/core/env';
+import { type Environment, optionalEnv } from '../lambdas/core/env';
 import { crossCheckExemptFromEnv, crossCheckToleranceFromEnv, INGEST_ENV } from '../lambdas/core/ingest/fetchers';
 import { StartupError } from './startup-errors';
 
@@ -54,34 +54,34 @@ export interface IngestSettings {
   crossCheckExempt: string[];
 }
 
-/** A setting read by the ingest function's own reader; a value it refuses stops the start, worded as PORT's is. */
-function ingestSetting<T>(name: string, read: () => T, rule: string): T {
-  try {
-    return read();
-  } catch {
-    throw new StartupError(`${name} must be ${rule}, not '${shown(process.env[name] ?? '')}'.`);
-  }
-}
-
 /**
  * SOURCES, CROSS_CHECK_TOLERANCE and CROSS_CHECK_EXEMPT, read as the ingest function reads them (the same defaults,
  * the same rules), so a start loads, fetches, merges and cross-checks what a deployment with those settings would.
+ * `env` is the process's own by default; `npm run serve:cdk-out` passes the ingest function's from the template. A
+ * refused value is a StartupError worded as PORT's is.
  */
-export function readIngestSettings(): IngestSettings {
+export function readIngestSettings(env: Environment = process.env): IngestSettings {
+  const setting = <T>(name: string, read: () => T, rule: string): T => {
+    try {
+      return read();
+    } catch {
+      throw new StartupError(`${name} must be ${rule}, not '${shown(env[name] ?? '')}'.`);
+    }
+  };
   return {
-    sources: ingestSetting(
+    sources: setting(
       SOURCES_ENV,
-      () => parseSourceList(optionalEnv(SOURCES_ENV, SOURCE_IDS.join(','))),
+      () => parseSourceList(optionalEnv(SOURCES_ENV, SOURCE_IDS.join(','), env)),
       `some of ${SOURCE_IDS.join(', ')}, separated by commas`,
     ),
-    crossCheckTolerance: ingestSetting(
+    crossCheckTolerance: setting(
       INGEST_ENV.crossCheckTolerance,
-      crossCheckToleranceFromEnv,
+      () => crossCheckToleranceFromEnv(env),
       'a fraction above 0 and at most 1',
     ),
-    crossCheckExempt: ingestSetting(
+    crossCheckExempt: setting(
       INGEST_ENV.crossCheckExempt,
-      crossCheckExemptFromEnv,
+      () => crossCheckExemptFromEnv(env),
       'ISO currency codes separated by commas, or none',
     ),
   };

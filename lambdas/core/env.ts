@@ -12,7 +12,10 @@ export function requireEnv(name: string): string {
   return value;
 }
 
-export function optionalEnv(name: string, fallback: string): string {
-  const value = process.env[name];
+/** A set of variables read like the process's own: a deployed template's, say, for the local tools. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export function optionalEnv(name: string, fallback: string, env: Environment = process.env): string {
+  const value = env[name];
   return value === undefined || value === '' ? fallback : value;
 }

@@ -9,7 +9,7 @@ import { DEFAULT_CROSS_CHECK_EXEMPT, DEFAULT_CROSS_CHECK_TOLERANCE } from '../do
 
 export { parseSourceList } from '../domain/rates';
 
-import { optionalEnv } from '../env';
+import { type Environment, optionalEnv } from '../env';
 import { CURRENCY_API_DEFAULT_BASE_URL, CURRENCY_API_DEFAULT_FALLBACK_URL } from '../sources/currency-api';
 import { ECB_DEFAULT_BASE_URL } from '../sources/ecb';
 import { SOURCE_MODULES } from '../sources/registry';
@@ -50,8 +50,8 @@ export function sourceUrlsFromEnv(): SourceUrls {
 }
 
 /** The cross-check's tolerance from the environment; a value that is not a fraction in (0, 1] is refused. */
-export function crossCheckToleranceFromEnv(): number {
-  const text = optionalEnv(INGEST_ENV.crossCheckTolerance, String(DEFAULT_CROSS_CHECK_TOLERANCE));
+export function crossCheckToleranceFromEnv(env?: Environment): number {
+  const text = optionalEnv(INGEST_ENV.crossCheckTolerance, String(DEFAULT_CROSS_CHECK_TOLERANCE), env);
   const value = Number(text);
   if (!(value > 0 && value <= 1)) {
     throw new Error(`${INGEST_ENV.crossCheckTolerance} must be a fraction above 0 and at most 1; got '${text}'`);
@@ -72,8 +72,8 @@ export function parseCrossCheckExempt(text: string): string[] {
   return [...new Set(codes)];
 }
 
-export function crossCheckExemptFromEnv(): string[] {
-  return parseCrossCheckExempt(optionalEnv(INGEST_ENV.crossCheckExempt, DEFAULT_CROSS_CHECK_EXEMPT.join(',')));
+export function crossCheckExemptFromEnv(env?: Environment): string[] {
+  return parseCrossCheckExempt(optionalEnv(INGEST_ENV.crossCheckExempt, DEFAULT_CROSS_CHECK_EXEMPT.join(','), env));
 }
 
 export function fetchersFor(ids: readonly SourceId[], plan: FetchPlan): SourceFetcher[] {

@@ -24,12 +24,16 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { loadBundledRates } from '../../../bench/support/bundled-rates';
 import { generateApiKey } from '../../../lambdas/core/domain/api-key';
 import type { LimitOverrides, PlanId } from '../../../lambdas/core/domain/plans';
+import { SOURCE_IDS, SOURCES_ENV } from '../../../lambdas/core/domain/rates';
 import { API_KEY_HEADER } from '../../../lambdas/core/http/headers';
 import { ROUTES } from '../../../lambdas/core/http/routes';
+import { INGEST_ENV } from '../../../lambdas/core/ingest/fetchers';
 import { AccountsStore } from '../../../lambdas/core/store/accounts-store';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../../../lambdas/core/store/tables';
+import { describeCdkOutApi, readCloudAssembly } from '../../../local-server/cdk-out-assembly';
 import { type CdkOutServer, startCdkOutServer } from '../../../local-server/cdk-out-server';
+import { readIngestSettings } from '../../../local-server/serve-env';
 import { logicalIdOf, propsOf, type Synthesized, synthesize } from '../../infra/synth';
 
 type Json = Record<string, unknown>;
@@ -67,6 +71,7 @@ const routeFunctionId = (route: string) => {
   return logicalIdOf(fn.function);
 };
 const authorizerFunctionId = () => logicalIdOf(s.fx.service.api.authorizerFunction.function);
+const ingestFunctionId = () => logicalIdOf(s.fx.service.ingestion.function.function);
 const variablesOf = (template: Template, id: string) =>
   (propsOf(template.Resources[id]).Environment as { Variables: Json }).Variables;
 /** A key of the right form that no account holds: the authorizer looks it up. */
@@ -203,6 +208,15 @@ describe('the local gateway serving the synthesized cdk.out', () => {
     expect(server.functions.identityHeader).toBe(API_KEY_HEADER);
   });
 
+  it("takes the sources and cross-check of the function the schedule invokes, the sources route's list", () => {
+    const service = templateOf('service');
+    const ingest = variablesOf(service, ingestFunctionId());
+    expect(server.functions.ingestSettings).toEqual(readIngestSettings(ingest as Record<string, string>));
+    expect(server.functions.ingestSettings.sources.join(',')).toBe(
+      variablesOf(service, routeFunctionId('sources'))[SOURCES_ENV],
+    );
+  });
+
   it('serves the latest rates, and 304 without a body for its ETag', async () => {
     const r = await get(server, 'rates/latest?base=USD', { [API_KEY_HEADER]: key });
     expect(r.status).toBe(200);
@@ -337,6 +351,34 @@ describe('an assembly the gateway cannot serve', () => {
     });
     await expect(start(dir)).rejects.toThrow(
       `function ${id} (route sources): environment variable UPSTREAM_URL cannot be resolved locally`,
+    );
+  });
+
+  it("reads the ingestion's settings as its function does, and refuses one it would refuse, naming both", async () => {
+    const id = ingestFunctionId();
+    const configured = faultyCopy(({ service }) => {
+      Object.assign(variablesOf(service, id), {
+        [SOURCES_ENV]: 'cnb,ecb',
+        [INGEST_ENV.crossCheckTolerance]: '0.02',
+        [INGEST_ENV.crossCheckExempt]: 'VND',
+      });
+    });
+    expect(describeCdkOutApi(readCloudAssembly(configured)).ingestSettings).toEqual({
+      sources: ['cnb', 'ecb'],
+      crossCheckTolerance: 0.02,
+      crossCheckExempt: ['VND'],
+    });
+    const refused = faultyCopy(({ service }) => {
+      variablesOf(service, id)[SOURCES_ENV] = 'ecb,ecbb';
+    });
+    await expect(start(refused)).rejects.toThrow(
+      `function ${id} (ingestion): SOURCES must be some of ${SOURCE_IDS.join(', ')}, separated by commas, not 'ecb,ecbb'.`,
+    );
+    const unresolved = faultyCopy(({ service }) => {
+      variablesOf(service, id)[INGEST_ENV.crossCheckTolerance] = { Ref: 'Tolerance' };
+    });
+    expect(() => describeCdkOutApi(readCloudAssembly(unresolved))).toThrow(
+      `function ${id} (ingestion): CROSS_CHECK_TOLERANCE is {"Ref":"Tolerance"}, not a value known before deployment`,
     );
   });
 

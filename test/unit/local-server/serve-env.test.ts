@@ -112,4 +112,16 @@ describe('SOURCES, CROSS_CHECK_TOLERANCE and CROSS_CHECK_EXEMPT', () => {
     expect(() => readIngestSettings()).toThrow(StartupError);
     expect(() => readIngestSettings()).toThrow(message);
   });
+
+  it("reads an environment it is given (a template's) instead of the process's, refusals quoting that one's value", () => {
+    withEnv({ SOURCES: 'nbp', CROSS_CHECK_TOLERANCE: '0.5', CROSS_CHECK_EXEMPT: 'VND' });
+    expect(readIngestSettings({ SOURCES: 'ecb,cnb', CROSS_CHECK_TOLERANCE: '0.02' })).toEqual({
+      sources: ['ecb', 'cnb'],
+      crossCheckTolerance: 0.02,
+      crossCheckExempt: ['CUP', 'LBP'],
+    });
+    expect(() => readIngestSettings({ CROSS_CHECK_EXEMPT: 'usd' })).toThrow(
+      "CROSS_CHECK_EXEMPT must be ISO currency codes separated by commas, or none, not 'usd'.",
+    );
+  });
 });
