@@ -292,22 +292,29 @@ export function describeCdkOutApi(assembly: CloudAssemblyFiles, ids: StackIds = 
 /** The variables of the ingestion's settings, by the names its function reads. */
 const INGEST_SETTING_NAMES = [SOURCES_ENV, INGEST_ENV.crossCheckTolerance, INGEST_ENV.crossCheckExempt] as const;
 
+const variablesOf = (resource: CfnResource | undefined): Json =>
+  ((resource?.Properties?.Environment as Json | undefined)?.Variables ?? {}) as Json;
+
+/** The ingestion is the function that EventBridge rules invoke and that is told its SOURCES. */
 function ingestSettingsOf(service: AssemblyStack): IngestSettings {
   const resources = resourcesOf(service);
-  const invoked = new Set<string>();
+  const ingestion = new Set<string>();
   for (const resource of Object.values(resources)) {
     if (resource.Type !== 'AWS::Events::Rule') continue;
     for (const id of referencedIds(resource.Properties?.Targets)) {
-      if (resources[id]?.Type === 'AWS::Lambda::Function') invoked.add(id);
+      const target = resources[id];
+      if (target?.Type === 'AWS::Lambda::Function' && SOURCES_ENV in variablesOf(target)) ingestion.add(id);
     }
   }
-  if (invoked.size > 1) {
-    throw new CdkOutError(`stack ${service.id}: its rules invoke ${invoked.size} Lambda functions, not one ingestion`);
+  if (ingestion.size > 1) {
+    throw new CdkOutError(
+      `stack ${service.id}: its rules invoke ${ingestion.size} Lambda functions given ${SOURCES_ENV}, not one ingestion`,
+    );
   }
-  const [id] = invoked;
+  const [id] = ingestion;
   if (id === undefined) return readIngestSettings({});
   const label = `function ${id} (ingestion)`;
-  const variables = ((resources[id]?.Properties?.Environment as Json | undefined)?.Variables ?? {}) as Json;
+  const variables = variablesOf(resources[id]);
   const env: Record<string, string> = {};
   for (const name of INGEST_SETTING_NAMES) {
     const value = variables[name];

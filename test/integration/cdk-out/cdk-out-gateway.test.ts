@@ -362,6 +362,11 @@ describe('an assembly the gateway cannot serve', () => {
         [INGEST_ENV.crossCheckTolerance]: '0.02',
         [INGEST_ENV.crossCheckExempt]: 'VND',
       });
+      // A rule that invokes another function, one not told SOURCES, is not the ingestion's.
+      service.Resources.WarmLatest = {
+        Type: 'AWS::Events::Rule',
+        Properties: { Targets: [{ Id: 'latest', Arn: { 'Fn::GetAtt': [routeFunctionId('latest'), 'Arn'] } }] },
+      };
     });
     expect(describeCdkOutApi(readCloudAssembly(configured)).ingestSettings).toEqual({
       sources: ['cnb', 'ecb'],
