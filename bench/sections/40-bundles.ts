@@ -10,6 +10,7 @@
  * function's ratio moves by about 0.02 between runs: a function is surely within the aim (or over it) only when the
  * whole interval is.
  * `BUNDLES=latest,authorizer npm run bench -- bundles` measures only those functions (and the references), for iterating.
+ * `BENCH_BUNDLE_ROUNDS=<n>` measures n rounds instead of 61.
  * `BENCH_NODE=<a node binary>` loads the bundles with that Node instead of the one running the bench: Lambda's runtime
  * is Node 22 (BUNDLE_OPTIONS.target), and a different major parses, compiles and maps sources at other costs.
  */
@@ -32,8 +33,18 @@ import { median, medianInterval } from '../stats';
 const SIZE_BUDGET_BYTES = 300 * 1024;
 const INIT_BUDGET_RATIO = 1.25;
 const INIT_AIM_RATIO = { clientFacing: 1.15, other: 1.2 } as const;
-// 61 rather than 41: on a shared machine the paired ratio of one bundle still moves by about 0.015 between runs.
-const RUNS = 61;
+/**
+ * 61 rather than 41 by default: on a shared machine one bundle's paired ratio still moves by 0.02 to 0.05 between
+ * runs. BENCH_BUNDLE_ROUNDS asks for more where a ratio's interval must be narrower: it shrinks as 1/√rounds.
+ */
+function benchRounds(value = process.env.BENCH_BUNDLE_ROUNDS): number {
+  if (value === undefined || value === '') return 61;
+  const rounds = Number(value);
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    throw new Error(`BENCH_BUNDLE_ROUNDS must be a whole number of rounds, at least 1, not '${value}'`);
+  }
+  return rounds;
+}
 const FLOOR = 'floor' as const;
 const FLOOR_SOURCE = "export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';";
 /**
@@ -142,17 +153,20 @@ const pairedRatio = (samples: number[], floor: number[]): number => median(round
  * The same pairing as a difference: the median over rounds of (this bundle's time − the floor's). A cost both pay
  * (a flag, the SDK's part of a source map) moves the ratio when it changes, not this.
  */
-const pairedExcess = (samples: number[], floor: number[]): number =>
-  median(samples.map((ms, i) => ms - (floor[i] ?? Number.NaN)));
+const roundExcesses = (samples: number[], floor: number[]): number[] =>
+  samples.map((ms, i) => ms - (floor[i] ?? Number.NaN));
+const pairedExcess = (samples: number[], floor: number[]): number => median(roundExcesses(samples, floor));
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const signedMs = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)} ms`;
+const msInterval = ([low, high]: [number, number]) => `${low.toFixed(1)} to ${high.toFixed(1)}`;
 
 export default async function bundles(): Promise<void> {
   // Outside the repository, so a bundle cannot quietly resolve a package from node_modules at require time.
   const outDir = mkdtempSync(join(tmpdir(), 'fxrates-bundles-'));
   try {
     const selected = selectedFunctions();
+    const rounds = benchRounds();
     const node = benchNode();
     const built = await Promise.all([FLOOR, CLIENT, ...selected].map((name) => bundle(name, outDir)));
     // What the module scope of a handler may read at load time on Lambda; no network is touched.
@@ -171,7 +185,7 @@ export default async function bundles(): Promise<void> {
     // Round-robin, so load on the machine affects every bundle alike.
     const times = new Map<string, number[]>(built.map((b) => [b.name, []]));
     const cpuTimes = new Map<string, number[]>(built.map((b) => [b.name, []]));
-    for (let run = 0; run < RUNS; run++) {
+    for (let run = 0; run < rounds; run++) {
       for (const b of built) {
         const { wall, cpu } = requireMs(node.path, b.file, env);
         times.get(b.name)?.push(wall);
@@ -188,7 +202,7 @@ export default async function bundles(): Promise<void> {
         ? `Lambda's major`
         : `Lambda runs Node ${LAMBDA_NODE_MAJOR}; BENCH_NODE=<a Node ${LAMBDA_NODE_MAJOR} binary> measures on it`;
     console.log(
-      `${RUNS} fresh processes per bundle (node ${node.version} --enable-source-maps, ${runtimeNote}); ` +
+      `${rounds} fresh processes per bundle (node ${node.version} --enable-source-maps, ${runtimeNote}); ` +
         `floor = DynamoDBDocumentClient only: ${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
     );
     const client = built.find((b) => b.name === CLIENT);
@@ -200,8 +214,8 @@ export default async function bundles(): Promise<void> {
         "the part of each function's ratio that its first client takes",
     );
     console.log(
-      'function     bundle      size budget   init (median)  × floor  paired      95 % CI  over floor  init budget' +
-        '        aim  cpu paired  largest parts',
+      'function     bundle      size budget   init (median)  × floor  paired      95 % CI  over floor        95 % CI' +
+        '  init budget        aim  cpu paired  largest parts',
     );
     let within = 0;
     let withinAim = 0;
@@ -230,6 +244,7 @@ export default async function bundles(): Promise<void> {
           ratio.toFixed(2).padStart(8),
           `${low.toFixed(3)}–${high.toFixed(3)}`.padStart(13),
           signedMs(pairedExcess(samples, floorTimes)).padStart(12),
+          msInterval(medianInterval(roundExcesses(samples, floorTimes))).padStart(15),
           (initOk ? 'ok' : 'OVER').padStart(12),
           `${aim.toFixed(2)} ${ratio <= aim ? 'ok' : 'OVER'}`.padStart(11),
           pairedRatio(cpuTimes.get(b.name) ?? [], floorCpu)
@@ -245,7 +260,8 @@ export default async function bundles(): Promise<void> {
         `(${INIT_AIM_RATIO.clientFacing} × for the authorizer and the public endpoints, ${INIT_AIM_RATIO.other} × for the rest), ` +
         `${surelyWithin} with the whole 95 % interval within it, ${surelyOver} with the whole interval over it and ` +
         `${selected.length - surelyWithin - surelyOver} undecided at this precision; ` +
-        '"95 % CI" bounds the paired ratio (the median of the rounds\' ratios) without assuming their distribution; ' +
+        'each "95 % CI" bounds the figure before it (the median of the rounds\' ratios or differences) without ' +
+        'assuming their distribution; ' +
         '"over floor" is the paired difference in ms; "cpu paired" is the paired ratio over CPU time, a check on the ' +
         'wall figure when the machine is busy',
     );
