@@ -307,9 +307,8 @@ function ingestSettingsOf(service: AssemblyStack): IngestSettings {
     }
   }
   if (ingestion.size > 1) {
-    throw new CdkOutError(
-      `stack ${service.id}: its rules invoke ${ingestion.size} Lambda functions given ${SOURCES_ENV}, not one ingestion`,
-    );
+    const count = ingestion.size;
+    throw new CdkOutError(`stack ${service.id}: its rules invoke ${count} functions given ${SOURCES_ENV}, not one`);
   }
   const [id] = ingestion;
   if (id === undefined) return readIngestSettings({});

@@ -7,8 +7,8 @@
  * Budgets: every bundle under 300 KB, every init time under 1.25 × the floor (judged per round, see `pairedRatio`).
  * The aim, printed beside the budget, is tighter: 1.15 × for the authorizer and the public endpoints, which
  * answer API clients, and 1.2 × for the rest. Each paired ratio comes with a 95 % confidence interval, since one
- * function's ratio moves by about 0.02 between runs: a function is surely within the aim (or over it) only when the
- * whole interval is.
+ * function's ratio moves by 0.02 to 0.05 between runs: a function is surely within the aim (or over it) only when
+ * the whole interval is.
  * `BUNDLES=latest,authorizer npm run bench -- bundles` measures only those functions (and the references), for iterating.
  * `BENCH_BUNDLE_ROUNDS=<n>` measures n rounds instead of 61.
  * `BENCH_NODE=<a node binary>` loads the bundles with that Node instead of the one running the bench: Lambda's runtime

@@ -376,8 +376,9 @@ describe('an assembly the gateway cannot serve', () => {
     const refused = faultyCopy(({ service }) => {
       variablesOf(service, id)[SOURCES_ENV] = 'ecb,ecbb';
     });
+    const rule = `some of ${SOURCE_IDS.join(', ')}, separated by commas`;
     await expect(start(refused)).rejects.toThrow(
-      `function ${id} (ingestion): SOURCES must be some of ${SOURCE_IDS.join(', ')}, separated by commas, not 'ecb,ecbb'.`,
+      `function ${id} (ingestion): SOURCES must be ${rule}, not 'ecb,ecbb'.`,
     );
     const unresolved = faultyCopy(({ service }) => {
       variablesOf(service, id)[INGEST_ENV.crossCheckTolerance] = { Ref: 'Tolerance' };

@@ -113,7 +113,7 @@ describe('SOURCES, CROSS_CHECK_TOLERANCE and CROSS_CHECK_EXEMPT', () => {
     expect(() => readIngestSettings()).toThrow(message);
   });
 
-  it("reads an environment it is given (a template's) instead of the process's, refusals quoting that one's value", () => {
+  it("reads an environment it is given (a template's), not the process's, and quotes that one's value", () => {
     withEnv({ SOURCES: 'nbp', CROSS_CHECK_TOLERANCE: '0.5', CROSS_CHECK_EXEMPT: 'VND' });
     expect(readIngestSettings({ SOURCES: 'ecb,cnb', CROSS_CHECK_TOLERANCE: '0.02' })).toEqual({
       sources: ['ecb', 'cnb'],
