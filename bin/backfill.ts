@@ -14,7 +14,7 @@ import { RatesStore } from '../lambdas/core/store/rates-store';
 import { RATES_TABLE } from '../lambdas/core/store/tables';
 import { bundledFiles, readBundledSource } from '../local-server/bundled-data';
 import { localDataDir, localTableNames, openLocalTable } from '../local-server/local-store';
-import { type IngestSettings, readIngestSettings } from '../local-server/serve-env';
+import { type IngestSettings, mergeSettings, readIngestSettings } from '../local-server/serve-env';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -169,13 +169,8 @@ const consoleLog: IngestLog = {
 };
 
 async function backfill(args: LoadArgs, store: RatesStore): Promise<IngestResult> {
-  const { settings } = args;
   // As the ingest function merges: in the configured order, with the configured cross-check.
-  const merge = {
-    order: settings.sources,
-    crossCheckTolerance: settings.crossCheckTolerance,
-    crossCheckExempt: settings.crossCheckExempt,
-  };
+  const merge = mergeSettings(args.settings);
   const today = formatDay(Date.now());
   // As the ingest function does: a new table is marked (the time series answer from its first day), and series
   // missing from a table an earlier version wrote are rebuilt before days are added.

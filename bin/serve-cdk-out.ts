@@ -57,18 +57,11 @@ async function main(): Promise<void> {
   const fns = server.functions.functions;
   const ratesTable = [...fns.routes.values()].map((fn) => fn.environment[RATES_TABLE.envVar]).find(Boolean);
   const accountsTable = fns.authorizer.environment[ACCOUNTS_TABLE.envVar];
-  const { sources, crossCheckTolerance, crossCheckExempt } = server.functions.ingestSettings;
+  const settings = server.functions.ingestSettings;
+  // The sources, order and cross-check of the template's ingestion, so the tables hold what its runs would write and
+  // GET /v1/sources (which reads the template's SOURCES too) describes the data served.
   if (ratesTable) {
-    // The sources, order and cross-check of the template's ingestion, so the tables hold what its runs would write
-    // and GET /v1/sources (which reads the template's SOURCES too) describes the data served.
-    await loadRatesForLocal({
-      client: server.functions.client,
-      tableName: ratesTable,
-      live: false,
-      sources,
-      crossCheckTolerance,
-      crossCheckExempt,
-    });
+    await loadRatesForLocal({ client: server.functions.client, tableName: ratesTable, live: false, ...settings });
   }
   const keys = accountsTable
     ? await ensureDemoAccounts(
@@ -81,7 +74,7 @@ async function main(): Promise<void> {
     : {};
   console.log(`fxrates from ${assemblyDir} on ${server.url}`);
   console.log(`  DynamoDB: ${external ? `DynamoDB Local at ${external}` : 'embedded dynalite (in memory)'}`);
-  console.log(`  sources: ${sources.join(', ')} (the bundled days the template's ingestion would take)`);
+  console.log(`  sources: ${settings.sources.join(', ')} (the bundled days the template's ingestion would take)`);
   for (const [plan, key] of Object.entries(keys)) console.log(`  ${plan} key: ${key}`);
 }
 

@@ -34,6 +34,7 @@ import {
   readBundledSource,
 } from './bundled-data';
 import { type BundledCoverage, readBundledMarker, type SourceCoverage, writeBundledMarker } from './load-marker';
+import { type MergeSettings, mergeSettings } from './serve-env';
 
 /** Overall budget for the live attempt: every live fetch of the start shares it. */
 export const DEFAULT_LOCAL_LIVE_TIMEOUT_MS = 3000;
@@ -117,13 +118,6 @@ async function recordBundledStatusFromCoverage(
   }
 }
 
-/** How days are merged and cross-checked, the ingest function's defaults filled in. */
-interface MergeSettings {
-  order: readonly SourceId[];
-  crossCheckTolerance: number;
-  crossCheckExempt: readonly string[];
-}
-
 /**
  * The settings are part of what was loaded: a start with other sources, another order or another cross-check loads
  * the bundled days again under them, as a deployment's backfill would after the same change. The defaults add
@@ -142,11 +136,11 @@ export async function loadRatesForLocal(options: LocalLoadOptions): Promise<Loca
   const store = new RatesStore(options.client, options.tableName);
   const files = bundledFiles(options.dataDir);
   const sources = options.sources ?? SOURCE_IDS;
-  const merge: MergeSettings = {
-    order: sources,
+  const merge = mergeSettings({
+    sources,
     crossCheckTolerance: options.crossCheckTolerance ?? DEFAULT_CROSS_CHECK_TOLERANCE,
     crossCheckExempt: options.crossCheckExempt ?? DEFAULT_CROSS_CHECK_EXEMPT,
-  };
+  });
   const fingerprint = bundledFingerprint(files) + settingsMark(merge);
   const result: LocalLoadResult = {
     used: 'bundled',

@@ -49,9 +49,9 @@ export function parseHost(value: string | undefined): string {
 }
 
 export interface IngestSettings {
-  sources: SourceId[];
+  sources: readonly SourceId[];
   crossCheckTolerance: number;
-  crossCheckExempt: string[];
+  crossCheckExempt: readonly string[];
 }
 
 /**
@@ -84,5 +84,21 @@ export function readIngestSettings(env: Environment = process.env): IngestSettin
       () => crossCheckExemptFromEnv(env),
       'ISO currency codes separated by commas, or none',
     ),
+  };
+}
+
+/** What the ingest function merges and cross-checks days by (ingestDays, runIngestion). */
+export interface MergeSettings {
+  order: readonly SourceId[];
+  crossCheckTolerance: number;
+  crossCheckExempt: readonly string[];
+}
+
+/** The merge's settings from the ingestion's: SOURCES' order ranks the sources. */
+export function mergeSettings(settings: IngestSettings): MergeSettings {
+  return {
+    order: settings.sources,
+    crossCheckTolerance: settings.crossCheckTolerance,
+    crossCheckExempt: settings.crossCheckExempt,
   };
 }
