@@ -129,7 +129,17 @@ function functionName(fn: TemplateFunction): string {
   return `${fn.stack.stackName}-${fn.logicalId}`.slice(0, 64);
 }
 
-/** The template's variables, then Lambda's own, role-like credentials, and the local DynamoDB endpoint. */
+/**
+ * What Lambda sets for the X-Ray SDK in every function, traced or not, and lets a function's own variables replace:
+ * its context-missing strategy, and the daemon's address (here the daemon's own default, on this machine).
+ * https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime
+ */
+export const LAMBDA_XRAY_VARIABLES = {
+  AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
+  AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',
+} as const;
+
+/** Lambda's X-Ray defaults, the template's variables, then Lambda's own, role-like credentials, the local endpoint. */
 function lambdaEnvironment(
   fn: TemplateFunction,
   templateEnvironment: Readonly<Record<string, string>>,
@@ -138,6 +148,7 @@ function lambdaEnvironment(
   const name = functionName(fn);
   const day = new Date().toISOString().slice(0, 10).replaceAll('-', '/');
   return {
+    ...LAMBDA_XRAY_VARIABLES,
     ...templateEnvironment,
     _HANDLER: fn.handler,
     AWS_REGION: local.region,

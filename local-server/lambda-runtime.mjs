@@ -113,7 +113,10 @@ try {
 
 process.on('message', async (message) => {
   if (message?.type !== 'invoke') return;
-  const { id, event, deadline, context } = message;
+  const { id, event, deadline, context, traceHeader } = message;
+  // Lambda's runtime sets the invocation's tracing header here, where the X-Ray SDK reads it on each call.
+  if (traceHeader) process.env._X_AMZN_TRACE_ID = traceHeader;
+  else delete process.env._X_AMZN_TRACE_ID;
   const fullContext = {
     ...context,
     callbackWaitsForEmptyEventLoop: true,

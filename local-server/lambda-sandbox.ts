@@ -3,10 +3,11 @@
  * its given environment, one invocation at a time; one that outlives the timeout ends its environment, as on Lambda.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { newTraceHeader } from './trace-header';
 
 export interface SandboxFunction {
   /** How messages name the function: its logical id and what it serves. */
@@ -40,7 +41,14 @@ export interface SandboxOptions {
   maxEnvironments?: number;
   /** Each line the function writes to stdout or stderr (its CloudWatch log on Lambda). */
   onLog?: (label: string, line: string) => void;
+  /**
+   * The tracing header of an invocation whose caller passes none, as Lambda generates one when no header came with
+   * the request (default: a new, unsampled one each time).
+   */
+  traceHeader?: () => string;
 }
+
+const unsampledTraceHeader = () => newTraceHeader({ now: Date.now, randomBytes });
 
 /** Lambda's limit on a function's init phase. */
 const INIT_LIMIT_MS = 10_000;
@@ -102,7 +110,7 @@ class Environment {
     });
   }
 
-  invoke(event: unknown, requestId: string): Promise<unknown> {
+  invoke(event: unknown, requestId: string, traceHeader: string): Promise<unknown> {
     const id = randomUUID();
     const timeoutMs = this.fn.timeoutSeconds * 1000;
     const deadline = Date.now() + timeoutMs;
@@ -122,6 +130,7 @@ class Environment {
       id,
       event,
       deadline,
+      traceHeader,
       context: {
         functionName: this.fn.name,
         functionVersion: this.fn.version,
@@ -196,6 +205,7 @@ export class LambdaSandbox {
   private closed = false;
   private readonly maxEnvironments: number;
   private readonly onLog: (line: string) => void;
+  private readonly traceHeader: () => string;
 
   constructor(
     readonly fn: SandboxFunction,
@@ -204,6 +214,7 @@ export class LambdaSandbox {
     this.maxEnvironments = options.maxEnvironments ?? 2;
     const onLog = options.onLog ?? ((label: string, line: string) => console.log(`[${label}] ${line}`));
     this.onLog = (line) => onLog(fn.label, line);
+    this.traceHeader = options.traceHeader ?? unsampledTraceHeader;
   }
 
   /** Starts one environment and runs its init, so that a function that cannot start fails now (start-up). */
@@ -212,10 +223,11 @@ export class LambdaSandbox {
     this.release(environment);
   }
 
-  async invoke(event: unknown, requestId: string): Promise<unknown> {
+  /** `traceHeader` is the one the caller passes on, as API Gateway passes its own when the stage is traced. */
+  async invoke(event: unknown, requestId: string, traceHeader?: string): Promise<unknown> {
     const environment = await this.acquire();
     try {
-      return await environment.invoke(event, requestId);
+      return await environment.invoke(event, requestId, traceHeader ?? this.traceHeader());
     } finally {
       this.release(environment);
     }

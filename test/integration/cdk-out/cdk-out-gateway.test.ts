@@ -32,6 +32,7 @@ import { AccountsStore } from '../../../lambdas/core/store/accounts-store';
 import { RatesStore } from '../../../lambdas/core/store/rates-store';
 import { ACCOUNTS_TABLE, RATES_TABLE } from '../../../lambdas/core/store/tables';
 import { describeCdkOutApi, readCloudAssembly } from '../../../local-server/cdk-out-assembly';
+import { LAMBDA_XRAY_VARIABLES } from '../../../local-server/cdk-out-handlers';
 import { type CdkOutServer, startCdkOutServer } from '../../../local-server/cdk-out-server';
 import { readIngestSettings } from '../../../local-server/serve-env';
 import { logicalIdOf, propsOf, type Synthesized, synthesize } from '../../infra/synth';
@@ -115,6 +116,17 @@ function start(assemblyDir: string, errors: unknown[] = []): Promise<CdkOutServe
     onLog: () => undefined,
     onError: (error) => errors.push(error),
   });
+}
+
+/** A key header that the copy's own authorizer admits: an account and key made in the tables it was told about. */
+async function admittedKey(server: CdkOutServer, accountId: string): Promise<Record<string, string>> {
+  const accountsTable = server.functions.functions.authorizer.environment[ACCOUNTS_TABLE.envVar] as string;
+  const store = new AccountsStore(server.functions.client, accountsTable, {
+    clock: () => new Date(),
+    randomBytes: (n) => randomBytes(n),
+  });
+  const account = await store.createAccount({ accountId, plan: 'business', verified: true });
+  return { [API_KEY_HEADER]: (await store.createKey(account.accountId, accountId)).key };
 }
 
 async function get(server: CdkOutServer, path: string, headers: Record<string, string> = {}) {
@@ -420,13 +432,7 @@ describe('an assembly the gateway cannot serve', () => {
     const server = await start(dir, errors);
     try {
       // The authorizer runs first: it admits an account of the copy's own tables.
-      const accountsTable = server.functions.functions.authorizer.environment[ACCOUNTS_TABLE.envVar] as string;
-      const store = new AccountsStore(server.functions.client, accountsTable, {
-        clock: () => new Date(),
-        randomBytes: (n) => randomBytes(n),
-      });
-      const account = await store.createAccount({ accountId: 'cdk-out-faults', plan: 'business', verified: true });
-      const valid = { [API_KEY_HEADER]: (await store.createKey(account.accountId, 'faults')).key };
+      const valid = await admittedKey(server, 'cdk-out-faults');
 
       const started = Date.now();
       const replies = [await get(server, 'rates/latest', valid)];
@@ -446,6 +452,44 @@ describe('an assembly the gateway cannot serve', () => {
       // The timed-out environment was ended; the next request starts a new one, which times out in turn.
       expect((await get(server, 'rates/latest', valid)).status).toBe(502);
       expect(errors).toHaveLength(4);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("gives each invocation its own trace header and Lambda's X-Ray variables, the template's first", async () => {
+    const [latest, pair] = [routeFunctionId('latest'), routeFunctionId('pair')];
+    const echo =
+      'exports.handler = async () => ({ statusCode: 200, body: JSON.stringify({ ' +
+      'trace: process.env._X_AMZN_TRACE_ID, missing: process.env.AWS_XRAY_CONTEXT_MISSING, ' +
+      'daemon: process.env.AWS_XRAY_DAEMON_ADDRESS }) });\n';
+    const dir = faultyCopy(({ service, asset }) => {
+      for (const id of [latest, pair]) writeFileSync(join(asset(id), 'index.js'), echo);
+      variablesOf(service, pair).AWS_XRAY_DAEMON_ADDRESS = '127.0.0.1:2999';
+    });
+    const server = await start(dir);
+    try {
+      const valid = await admittedKey(server, 'cdk-out-traces');
+      const bodies: Json[] = [];
+      for (const path of ['rates/latest', 'rates/latest', 'rates/pair/EUR/USD']) {
+        const r = await get(server, path, valid);
+        expect(r.status).toBe(200);
+        bodies.push(JSON.parse(r.text) as Json);
+      }
+      const unsampled = /^Root=1-[0-9a-f]{8}-[0-9a-f]{24};Parent=[0-9a-f]{16};Sampled=0$/;
+      expect(bodies.map((b) => b.trace)).toEqual(Array(3).fill(expect.stringMatching(unsampled)));
+      expect(new Set(bodies.map((b) => b.trace)).size).toBe(3);
+      expect(bodies.map(({ missing, daemon }) => ({ missing, daemon }))).toEqual([
+        {
+          missing: LAMBDA_XRAY_VARIABLES.AWS_XRAY_CONTEXT_MISSING,
+          daemon: LAMBDA_XRAY_VARIABLES.AWS_XRAY_DAEMON_ADDRESS,
+        },
+        {
+          missing: LAMBDA_XRAY_VARIABLES.AWS_XRAY_CONTEXT_MISSING,
+          daemon: LAMBDA_XRAY_VARIABLES.AWS_XRAY_DAEMON_ADDRESS,
+        },
+        { missing: LAMBDA_XRAY_VARIABLES.AWS_XRAY_CONTEXT_MISSING, daemon: '127.0.0.1:2999' },
+      ]);
     } finally {
       await server.close();
     }

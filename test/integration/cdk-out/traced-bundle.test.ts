@@ -30,7 +30,11 @@ type Json = Record<string, unknown>;
 
 /** A trace header as Lambda passes it for a sampled request: the root trace and the function's segment. */
 const TRACE = { root: '1-67a1b2c3-0123456789abcdef01234567', parent: '53995c3f42cd8ad8' } as const;
+const sampled = (trace: { root: string; parent: string }) => `Root=${trace.root};Parent=${trace.parent};Sampled=1`;
 const NOT_LOADED = 'the X-Ray SDK could not be loaded';
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** What the X-Ray SDK logs for a call made without an invocation's tracing header. */
+const MISSING_TRACE = 'Missing AWS Lambda trace data';
 
 interface Synthesized {
   outdir: string;
@@ -121,10 +125,15 @@ describe('a function deployed with tracing on', () => {
   });
 
   /**
-   * One invocation of the function from `codeDir`, in a fresh execution environment; its answer and log lines.
-   * `settled` runs before the environment is stopped: a subsegment is sent after the call it records has answered.
+   * Invocations of the function from `codeDir`, one after another in one fresh execution environment, each with the
+   * tracing header given (the sandbox's own where none is); their answers and the log lines. `settled` runs before
+   * the environment is stopped: a subsegment is sent after the call it records has answered.
    */
-  async function invokeFrom(codeDir: string, settled: () => Promise<void>): Promise<{ result: Json; logs: string[] }> {
+  async function invokeFrom(
+    codeDir: string,
+    traceHeaders: (string | undefined)[],
+    settled: () => Promise<void>,
+  ): Promise<{ results: Json[]; logs: string[] }> {
     const logs: string[] = [];
     const sandbox = new LambdaSandbox(
       {
@@ -145,7 +154,6 @@ describe('a function deployed with tracing on', () => {
           PATH: process.env.PATH ?? '/usr/bin:/bin',
           [DYNAMODB_ENDPOINT_ENV]: endpoint,
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-          _X_AMZN_TRACE_ID: `Root=${TRACE.root};Parent=${TRACE.parent};Sampled=1`,
           AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
           AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${xray.port}`,
         },
@@ -155,9 +163,12 @@ describe('a function deployed with tracing on', () => {
       { maxEnvironments: 1, onLog: (_label, line) => logs.push(line) },
     );
     try {
-      const result = (await sandbox.invoke(authorizerEvent(key), randomUUID())) as Json;
+      const results: Json[] = [];
+      for (const header of traceHeaders) {
+        results.push((await sandbox.invoke(authorizerEvent(key), randomUUID(), header)) as Json);
+      }
       await settled();
-      return { result, logs };
+      return { results, logs };
     } finally {
       await sandbox.close();
     }
@@ -165,6 +176,8 @@ describe('a function deployed with tracing on', () => {
 
   const dynamoSubsegments = () =>
     xray.documents.filter((d) => d.type === 'subsegment' && d.name === 'DynamoDB' && d.namespace === 'aws');
+  const effect = (result: Json | undefined) =>
+    (result?.policyDocument as { Statement: { Effect: string }[] } | undefined)?.Statement[0]?.Effect;
 
   it('ships the X-Ray SDK beside the bundle, at the locked version, and not inside it', () => {
     const lock = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as {
@@ -183,14 +196,14 @@ describe('a function deployed with tracing on', () => {
   it("sends each DynamoDB call to the daemon as a subsegment of Lambda's trace, both clients' calls", async () => {
     xray.documents.length = 0;
     // The key's lookup reads; the admission writes through the metering client, whose stack is resolved once.
-    const { result, logs } = await invokeFrom(synthesized.codeDir, () =>
+    const { results, logs } = await invokeFrom(synthesized.codeDir, [sampled(TRACE)], () =>
       until(
         'subsegments of two operations',
         () => new Set(dynamoSubsegments().map((d) => (d.aws as Json).operation)).size >= 2,
         5_000,
       ),
     );
-    expect((result.policyDocument as { Statement: { Effect: string }[] }).Statement[0]?.Effect).toBe('Allow');
+    expect(effect(results[0])).toBe('Allow');
     const calls = dynamoSubsegments();
     const operations = new Set(calls.map((d) => (d.aws as Json).operation));
     expect(operations).toContain('GetItem');
@@ -202,7 +215,31 @@ describe('a function deployed with tracing on', () => {
       // The X-Ray SDK records the SDK's attempts under this name: 1 for a call answered at the first attempt.
       expect((call.aws as Json).retries).toBe(1);
     }
-    expect(logs.filter((line) => line.includes(NOT_LOADED))).toEqual([]);
+    expect(logs.filter((line) => line.includes(NOT_LOADED) || line.includes(MISSING_TRACE))).toEqual([]);
+  });
+
+  it("records each invocation's calls under that invocation's own trace, in one execution environment", async () => {
+    xray.documents.length = 0;
+    const second = { root: '1-67a1b2c4-89abcdef0123456789abcdef', parent: '0123456789abcdef' };
+    const traces = () => new Set(dynamoSubsegments().map((d) => d.trace_id));
+    const { results, logs } = await invokeFrom(synthesized.codeDir, [sampled(TRACE), sampled(second)], () =>
+      until('subsegments of both traces', () => traces().size >= 2, 5_000),
+    );
+    expect(results.map(effect)).toEqual(['Allow', 'Allow']);
+    expect([...traces()].sort()).toEqual([TRACE.root, second.root].sort());
+    for (const call of dynamoSubsegments()) {
+      expect(call.parent_id).toBe(call.trace_id === TRACE.root ? TRACE.parent : second.parent);
+    }
+    expect(logs.filter((line) => line.includes(MISSING_TRACE))).toEqual([]);
+  });
+
+  it('finds trace data on each call when the caller passes no header, unsampled, so nothing is sent', async () => {
+    xray.documents.length = 0;
+    // Long enough for a subsegment that would follow: the traced case's arrive within a few milliseconds.
+    const { results, logs } = await invokeFrom(synthesized.codeDir, [undefined, undefined], () => delay(500));
+    expect(results.map(effect)).toEqual(['Allow', 'Allow']);
+    expect(logs.filter((line) => line.includes(MISSING_TRACE) || line.includes(NOT_LOADED))).toEqual([]);
+    expect(dynamoSubsegments()).toEqual([]);
   });
 
   it('answers the same without the package, untraced, and says why once', async () => {
@@ -211,9 +248,8 @@ describe('a function deployed with tracing on', () => {
     for (const file of ['index.js', 'index.js.map']) copyFileSync(join(synthesized.codeDir, file), join(bare, file));
     expect(existsSync(join(bare, 'node_modules'))).toBe(false);
     xray.documents.length = 0;
-    // Long enough for a subsegment that would follow: the traced case's arrive within a few milliseconds.
-    const { result, logs } = await invokeFrom(bare, () => new Promise((resolve) => setTimeout(resolve, 500)));
-    expect((result.policyDocument as { Statement: { Effect: string }[] }).Statement[0]?.Effect).toBe('Allow');
+    const { results, logs } = await invokeFrom(bare, [sampled(TRACE)], () => delay(500));
+    expect(effect(results[0])).toBe('Allow');
     expect(logs.filter((line) => line.includes(NOT_LOADED))).toHaveLength(1);
     expect(dynamoSubsegments()).toEqual([]);
   });
