@@ -4,12 +4,13 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { buildApp, type FxratesApp } from '../../lib/app';
+import { pathWithFastNpx } from '../../lib/fast-npx';
 import type { FxratesFunction } from '../../lib/fxrates-function';
 
 export interface Synthesized {
@@ -82,13 +83,10 @@ export function withScratchApp<T>(
   }
 }
 
-/** Where the tests' `npx` is: test/support/npx-bin/npx says why. */
-const TEST_NPX_DIR = join(__dirname, '..', 'support', 'npx-bin');
-
-/** Runs a synthesis with the tests' `npx` first on the PATH, which is as it was afterwards. */
-function withTestNpx<T>(run: () => T): T {
+/** Runs a synthesis as bin/fxrates.ts runs one, with lib/npx-bin first on the PATH, which is as it was afterwards. */
+function withFastNpx<T>(run: () => T): T {
   const path = process.env.PATH;
-  process.env.PATH = `${TEST_NPX_DIR}${delimiter}${path ?? ''}`;
+  process.env.PATH = pathWithFastNpx(path);
   try {
     return run();
   } finally {
@@ -100,7 +98,7 @@ function withTestNpx<T>(run: () => T): T {
 export function synthesize(context: Record<string, unknown> = {}, options: SynthOptions = {}): Synthesized {
   const { app, outdir, dispose } = scratchApp({ ...cdkJsonContext(), ...NO_ALARM_TARGET, ...context }, options);
   // CDK bundles each function's asset as the construct is made, in buildApp, not in synth().
-  const { fx, assembly } = withTestNpx(() => {
+  const { fx, assembly } = withFastNpx(() => {
     const built = buildApp(app);
     return { fx: built, assembly: app.synth() };
   });
