@@ -84,7 +84,7 @@ export function withScratchApp<T>(
 }
 
 /** Runs a synthesis as bin/fxrates.ts runs one, with lib/npx-bin first on the PATH, which is as it was afterwards. */
-function withFastNpx<T>(run: () => T): T {
+export function withFastNpx<T>(run: () => T): T {
   const path = process.env.PATH;
   process.env.PATH = pathWithFastNpx(path);
   try {

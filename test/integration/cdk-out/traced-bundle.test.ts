@@ -22,7 +22,7 @@ import { PROJECT_ROOT } from '../../../lib/bundling';
 import { FxratesFunction } from '../../../lib/fxrates-function';
 import { describeRequest } from '../../../local-server/gateway-events';
 import { LambdaSandbox } from '../../../local-server/lambda-sandbox';
-import { logicalIdOf, propsOf } from '../../infra/synth';
+import { logicalIdOf, propsOf, withFastNpx } from '../../infra/synth';
 import { backends, freshTables, type TestTables } from '../../support/backends';
 import { until } from '../../support/until';
 
@@ -48,11 +48,15 @@ function synthesizeTracedAuthorizer(): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'fxrates-traced-'));
   const app = new App({ outdir, context: { tracing: 'true' } });
   const stack = new Stack(app, 'Traced');
-  const fn = new FxratesFunction(stack, 'Authorizer', {
-    name: 'authorizer',
-    description: 'traced authorizer',
-    timeout: Duration.seconds(5),
-  });
+  // The asset is bundled as the construct is made.
+  const fn = withFastNpx(
+    () =>
+      new FxratesFunction(stack, 'Authorizer', {
+        name: 'authorizer',
+        description: 'traced authorizer',
+        timeout: Duration.seconds(5),
+      }),
+  );
   app.synth();
   const props = propsOf(Template.fromStack(stack).toJSON().Resources[logicalIdOf(fn.function)]);
   const s3Key = (props.Code as { S3Key: string }).S3Key;
