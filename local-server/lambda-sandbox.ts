@@ -41,14 +41,7 @@ export interface SandboxOptions {
   maxEnvironments?: number;
   /** Each line the function writes to stdout or stderr (its CloudWatch log on Lambda). */
   onLog?: (label: string, line: string) => void;
-  /**
-   * The tracing header of an invocation whose caller passes none, as Lambda generates one when no header came with
-   * the request (default: a new, unsampled one each time).
-   */
-  traceHeader?: () => string;
 }
-
-const unsampledTraceHeader = () => newTraceHeader({ now: Date.now, randomBytes });
 
 /** Lambda's limit on a function's init phase. */
 const INIT_LIMIT_MS = 10_000;
@@ -205,7 +198,6 @@ export class LambdaSandbox {
   private closed = false;
   private readonly maxEnvironments: number;
   private readonly onLog: (line: string) => void;
-  private readonly traceHeader: () => string;
 
   constructor(
     readonly fn: SandboxFunction,
@@ -214,7 +206,6 @@ export class LambdaSandbox {
     this.maxEnvironments = options.maxEnvironments ?? 2;
     const onLog = options.onLog ?? ((label: string, line: string) => console.log(`[${label}] ${line}`));
     this.onLog = (line) => onLog(fn.label, line);
-    this.traceHeader = options.traceHeader ?? unsampledTraceHeader;
   }
 
   /** Starts one environment and runs its init, so that a function that cannot start fails now (start-up). */
@@ -223,11 +214,15 @@ export class LambdaSandbox {
     this.release(environment);
   }
 
-  /** `traceHeader` is the one the caller passes on, as API Gateway passes its own when the stage is traced. */
+  /**
+   * `traceHeader` is one the caller passes on, as API Gateway passes its own when the stage is traced. Without it
+   * the invocation gets a new, unsampled one, as Lambda makes one when the request brought none.
+   */
   async invoke(event: unknown, requestId: string, traceHeader?: string): Promise<unknown> {
     const environment = await this.acquire();
     try {
-      return await environment.invoke(event, requestId, traceHeader ?? this.traceHeader());
+      const header = traceHeader ?? newTraceHeader({ now: Date.now, randomBytes });
+      return await environment.invoke(event, requestId, header);
     } finally {
       this.release(environment);
     }
