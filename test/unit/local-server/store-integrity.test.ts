@@ -306,14 +306,20 @@ describe('the store directory', () => {
     ]);
   });
 
-  it('reads a store of a few MB in well under a second', async () => {
+  it('checks a store at well under 200 ms of CPU per MB of its files', async () => {
     const path = join(dir, 'dynalite');
     mkdirSync(path);
     await writeStore(path, 300);
     const size = readdirSync(path).reduce((sum, name) => sum + statSync(join(path, name)).size, 0);
-    const started = performance.now();
-    checkStoreFiles(path);
-    const perMb = (performance.now() - started) / Math.max(size / 1e6, 0.01);
+    // CPU time, the least of three checks: one wall-clock check of this 50 KB store, scaled to a MB, measured the
+    // load of the suite's other processes as much as the check (314 ms per MB once in CI; about 16 of CPU here).
+    const cpuMs = () => {
+      const started = process.cpuUsage();
+      checkStoreFiles(path);
+      const { user, system } = process.cpuUsage(started);
+      return (user + system) / 1000;
+    };
+    const perMb = Math.min(cpuMs(), cpuMs(), cpuMs()) / Math.max(size / 1e6, 0.01);
     expect(perMb).toBeLessThan(200);
   });
 });
