@@ -10,6 +10,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { matchRoute } from '../../../lambdas/core/http/routes';
@@ -32,7 +33,6 @@ type Json = Record<string, unknown>;
 const TRACE = { root: '1-67a1b2c3-0123456789abcdef01234567', parent: '53995c3f42cd8ad8' } as const;
 const sampled = (trace: { root: string; parent: string }) => `Root=${trace.root};Parent=${trace.parent};Sampled=1`;
 const NOT_LOADED = 'the X-Ray SDK could not be loaded';
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** What the X-Ray SDK logs for a call made without an invocation's tracing header. */
 const MISSING_TRACE = 'Missing AWS Lambda trace data';
 
