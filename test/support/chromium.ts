@@ -102,10 +102,15 @@ export async function screenshot(page: Page, folder: string, name: string, fullP
   await page.screenshot({ path: join(folder, `${name}.png`), fullPage });
 }
 
+/** Waits until the page has drawn two more frames, so whatever it was asked to draw before is on the screen. */
+export async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+}
+
 /** Resizes the page and waits two frames, so a redraw the resize asked for (the chart's) has happened. */
 export async function resize(page: Page, size: Size): Promise<void> {
   await page.setViewportSize(size);
-  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+  await nextFrames(page);
 }
 
 /**

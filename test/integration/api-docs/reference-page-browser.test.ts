@@ -7,6 +7,7 @@ import {
   expectNoAxeFinding,
   launchChromium,
   newContext,
+  nextFrames,
   PHONE,
   poll,
   recordCspViolations,
@@ -189,13 +190,25 @@ describe('the API reference page in a real browser', () => {
 
     const curl = page.getByRole('region', { name: 'Example request of POST /api/keys', exact: true });
     await curl.focus();
-    await curl.press('ArrowRight');
-    const scrolledBy = await poll('the curl line to scroll', async () => {
-      const left = await page.evaluate<number>(
-        `document.querySelector('[aria-label="Example request of POST /api/keys"]').scrollLeft`,
-      );
-      return left > 0 ? left : undefined;
-    });
+    // Focusing brought the line into view: the key goes to a region on the screen, as a reader's would.
+    await nextFrames(page);
+    const scrolledLeft = () =>
+      page.evaluate<number>(`document.querySelector('[aria-label="Example request of POST /api/keys"]').scrollLeft`);
+    expect(await scrolledLeft()).toBe(0);
+    // Under the whole suite's load on two cores, one press was once not acted on within 5 s; a reader would press
+    // again, and so does this test, up to three times, each given 2 s.
+    let scrolledBy: number | undefined;
+    for (let press = 0; press < 3 && scrolledBy === undefined; press++) {
+      await curl.press('ArrowRight');
+      scrolledBy = await poll(
+        'the curl line to scroll',
+        async () => {
+          const left = await scrolledLeft();
+          return left > 0 ? left : undefined;
+        },
+        2_000,
+      ).catch(() => undefined);
+    }
     expect(scrolledBy).toBeGreaterThan(0);
     await shoot(page, 'phone-scrolled-curl');
     expect(await widths(page)).toEqual({ document: PHONE.width, viewport: PHONE.width });
