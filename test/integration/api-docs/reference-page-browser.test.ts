@@ -192,8 +192,7 @@ describe('the API reference page in a real browser', () => {
     await curl.focus();
     // Focusing brought the line into view: the key goes to a region on the screen, as a reader's would.
     await nextFrames(page);
-    const scrolledLeft = () =>
-      page.evaluate<number>(`document.querySelector('[aria-label="Example request of POST /api/keys"]').scrollLeft`);
+    const scrolledLeft = () => curl.evaluate((line) => line.scrollLeft);
     expect(await scrolledLeft()).toBe(0);
     // Under the whole suite's load on two cores, one press was once not acted on within 5 s; a reader would press
     // again, and so does this test, up to three times, each given 2 s.
