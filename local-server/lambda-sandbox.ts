@@ -7,7 +7,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { newTraceHeader } from './trace-header';
+import { newTraceHeader, type TraceRandomness } from './trace-header';
+
+/** The clock and random bytes of the headers the sandbox makes itself. */
+const SYSTEM_TRACE_SOURCE: TraceRandomness = { now: Date.now, randomBytes };
 
 export interface SandboxFunction {
   /** How messages name the function: its logical id and what it serves. */
@@ -221,7 +224,7 @@ export class LambdaSandbox {
   async invoke(event: unknown, requestId: string, traceHeader?: string): Promise<unknown> {
     const environment = await this.acquire();
     try {
-      const header = traceHeader ?? newTraceHeader({ now: Date.now, randomBytes });
+      const header = traceHeader ?? newTraceHeader(SYSTEM_TRACE_SOURCE);
       return await environment.invoke(event, requestId, header);
     } finally {
       this.release(environment);

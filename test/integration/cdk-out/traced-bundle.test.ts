@@ -21,6 +21,7 @@ import { XRAY_SDK_PACKAGE } from '../../../lambdas/core/store/xray';
 import { TRACING_ENV } from '../../../lambdas/core/tracing';
 import { PROJECT_ROOT } from '../../../lib/bundling';
 import { FxratesFunction } from '../../../lib/fxrates-function';
+import { LAMBDA_XRAY_VARIABLES } from '../../../local-server/cdk-out-handlers';
 import { describeRequest } from '../../../local-server/gateway-events';
 import { LambdaSandbox } from '../../../local-server/lambda-sandbox';
 import { logicalIdOf, propsOf, withFastNpx } from '../../infra/synth';
@@ -158,7 +159,7 @@ describe('a function deployed with tracing on', () => {
           PATH: process.env.PATH ?? '/usr/bin:/bin',
           [DYNAMODB_ENDPOINT_ENV]: endpoint,
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-          AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
+          ...LAMBDA_XRAY_VARIABLES,
           AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${xray.port}`,
         },
         invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:traced-authorizer',
