@@ -479,14 +479,14 @@ describe('an assembly the gateway cannot serve', () => {
       const unsampled = /^Root=1-[0-9a-f]{8}-[0-9a-f]{24};Parent=[0-9a-f]{16};Sampled=0$/;
       expect(bodies.map((b) => b.trace)).toEqual(Array(3).fill(expect.stringMatching(unsampled)));
       expect(new Set(bodies.map((b) => b.trace)).size).toBe(3);
-      const lambdas = {
+      const lambdaDefaults = {
         missing: LAMBDA_XRAY_VARIABLES.AWS_XRAY_CONTEXT_MISSING,
         daemon: LAMBDA_XRAY_VARIABLES.AWS_XRAY_DAEMON_ADDRESS,
       };
       expect(bodies.map(({ missing, daemon }) => ({ missing, daemon }))).toEqual([
-        lambdas,
-        lambdas,
-        { ...lambdas, daemon: '127.0.0.1:2999' },
+        lambdaDefaults,
+        lambdaDefaults,
+        { ...lambdaDefaults, daemon: '127.0.0.1:2999' },
       ]);
     } finally {
       await server.close();
