@@ -13,6 +13,8 @@
  * `BENCH_BUNDLE_ROUNDS=<n>` measures n rounds instead of 61.
  * `BENCH_NODE=<a node binary>` loads the bundles with that Node instead of the one running the bench: Lambda's runtime
  * is Node 22 (BUNDLE_OPTIONS.target), and a different major parses, compiles and maps sources at other costs.
+ * Each row also gives the size of V8's young generation after the load: a bundle whose load grows it pays 2 to 3 ms
+ * more than one that stays just under the threshold (docs/clever-parts.md, "A larger young generation at init").
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +31,7 @@ import {
   sharedEsbuildOptions,
 } from '../../lib/bundling';
 import { median, medianInterval } from '../stats';
+import { freshLoad } from '../support/fresh-load';
 
 const SIZE_BUDGET_BYTES = 300 * 1024;
 const INIT_BUDGET_RATIO = 1.25;
@@ -119,21 +122,6 @@ function selectedFunctions(list = process.env.BUNDLES): readonly FunctionName[] 
   return names as FunctionName[];
 }
 
-/**
- * One fresh node process's `require()` of the bundle, with Lambda's NODE_OPTIONS: wall milliseconds, and the CPU
- * milliseconds of the whole process over the same span (all its threads), which other processes on a shared
- * machine disturb far less than the wall time.
- */
-function requireMs(node: string, file: string, env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
-  const script =
-    `const t=process.hrtime.bigint(),c=process.cpuUsage();require(${JSON.stringify(file)});` +
-    'const d=process.cpuUsage(c);' +
-    "process.stdout.write(Number(process.hrtime.bigint()-t)/1e6+' '+(d.user+d.system)/1e3)";
-  const out = execFileSync(node, ['--enable-source-maps', '-e', script], { env, cwd: tmpdir() });
-  const [wall, cpu] = out.toString().split(' ').map(Number);
-  return { wall: wall ?? Number.NaN, cpu: cpu ?? Number.NaN };
-}
-
 /** The authorizer and the public endpoints start on an API client's request; the rest serve the dashboard or a schedule. */
 function initAim(name: FunctionName): number {
   const clientFacing = name === 'authorizer' || isRoute(name);
@@ -158,6 +146,7 @@ const roundExcesses = (samples: number[], floor: number[]): number[] =>
 const pairedExcess = (samples: number[], floor: number[]): number => median(roundExcesses(samples, floor));
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const signedMs = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)} ms`;
 const msInterval = ([low, high]: [number, number]) => `${low.toFixed(1)} to ${high.toFixed(1)}`;
 
@@ -185,11 +174,13 @@ export default async function bundles(): Promise<void> {
     // Round-robin, so load on the machine affects every bundle alike.
     const times = new Map<string, number[]>(built.map((b) => [b.name, []]));
     const cpuTimes = new Map<string, number[]>(built.map((b) => [b.name, []]));
+    const youngSizes = new Map<string, number[]>(built.map((b) => [b.name, []]));
     for (let run = 0; run < rounds; run++) {
       for (const b of built) {
-        const { wall, cpu } = requireMs(node.path, b.file, env);
+        const { wall, cpu, youngBytes } = freshLoad(node.path, b.file, env);
         times.get(b.name)?.push(wall);
         cpuTimes.get(b.name)?.push(cpu);
+        youngSizes.get(b.name)?.push(youngBytes);
       }
     }
     const floor = built.find((b) => b.name === FLOOR);
@@ -201,9 +192,11 @@ export default async function bundles(): Promise<void> {
       major === LAMBDA_NODE_MAJOR
         ? `Lambda's major`
         : `Lambda runs Node ${LAMBDA_NODE_MAJOR}; BENCH_NODE=<a Node ${LAMBDA_NODE_MAJOR} binary> measures on it`;
+    const young = (name: string) => mib(median(youngSizes.get(name) ?? []));
     console.log(
       `${rounds} fresh processes per bundle (node ${node.version} --enable-source-maps, ${runtimeNote}); ` +
-        `floor = DynamoDBDocumentClient only: ${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms`,
+        `floor = DynamoDBDocumentClient only: ${kb(floor?.bytes ?? 0)}, init ${floorMs.toFixed(1)} ms, ` +
+        `young generation after the load ${young(FLOOR)}`,
     );
     const client = built.find((b) => b.name === CLIENT);
     const clientTimes = times.get(CLIENT) ?? [];
@@ -211,11 +204,11 @@ export default async function bundles(): Promise<void> {
       `client = the floor and the store client built as the functions build it at load: ${kb(client?.bytes ?? 0)}, ` +
         `init ${median(clientTimes).toFixed(1)} ms, paired ${pairedRatio(clientTimes, floorTimes).toFixed(2)} ` +
         `(cpu paired ${pairedRatio(cpuTimes.get(CLIENT) ?? [], floorCpu).toFixed(2)}), ` +
-        "the part of each function's ratio that its first client takes",
+        `young generation ${young(CLIENT)}; the part of each function's ratio that its first client takes`,
     );
     console.log(
       'function     bundle      size budget   init (median)  × floor  paired      95 % CI  over floor        95 % CI' +
-        '  init budget        aim  cpu paired  largest parts',
+        '  init budget        aim  cpu paired  young gen  largest parts',
     );
     let within = 0;
     let withinAim = 0;
@@ -250,6 +243,7 @@ export default async function bundles(): Promise<void> {
           pairedRatio(cpuTimes.get(b.name) ?? [], floorCpu)
             .toFixed(2)
             .padStart(12),
+          young(b.name).padStart(11),
           `  ${b.top.map(([name, bytes]) => `${name} ${kb(bytes)}`).join(', ')}`,
         ].join(''),
       );
@@ -263,7 +257,8 @@ export default async function bundles(): Promise<void> {
         'each "95 % CI" bounds the figure before it (the median of the rounds\' ratios or differences) without ' +
         'assuming their distribution; ' +
         '"over floor" is the paired difference in ms; "cpu paired" is the paired ratio over CPU time, a check on the ' +
-        'wall figure when the machine is busy',
+        'wall figure when the machine is busy; "young gen" is the median size of V8\'s young generation after the ' +
+        'load, larger where the load grew it',
     );
   } finally {
     rmSync(outDir, { recursive: true, force: true });
