@@ -13,8 +13,8 @@
  * `BENCH_BUNDLE_ROUNDS=<n>` measures n rounds instead of 61.
  * `BENCH_NODE=<a node binary>` loads the bundles with that Node instead of the one running the bench: Lambda's runtime
  * is Node 22 (BUNDLE_OPTIONS.target), and a different major parses, compiles and maps sources at other costs.
- * Each row also gives the size of V8's young generation after the load: a bundle whose load grows it pays 2 to 3 ms
- * more than one that stays just under the threshold (docs/clever-parts.md, "A larger young generation at init").
+ * Each row also gives the size of V8's young generation after the load: a bundle whose load grows it pays 1 to
+ * 2.5 ms more than one that stays just under the threshold (docs/clever-parts.md, "A larger young generation at init").
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

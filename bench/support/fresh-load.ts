@@ -9,8 +9,8 @@ export interface FreshLoad {
   cpu: number;
   /**
    * The size of V8's young generation (its new space) right after the `require()`, in bytes. V8 doubles it once
-   * more than its size has survived its scavenges; a load that tips it over pays for the growth and one that stays
-   * just under does not, so two bundles can differ by that alone.
+   * more than its size has survived its scavenges since it last grew; a load that tips it over pays for the growth
+   * and one that stays just under does not, so two bundles can differ by that alone.
    */
   youngBytes: number;
 }
